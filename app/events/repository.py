@@ -1,0 +1,98 @@
+"""SQL for users, sessions and events."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+
+from sqlalchemy import select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.orm import Session
+
+from app.models import AgentSession, Decision, Event, HypothesisRow, NodeVersion, User
+
+
+def get_or_create_user(db: Session, tenant_id: uuid.UUID, external_id: str) -> User:
+    db.execute(
+        pg_insert(User)
+        .values(id=uuid.uuid4(), tenant_id=tenant_id, external_id=external_id, event_seq=0)
+        .on_conflict_do_nothing(constraint="uq_users_tenant_external")
+    )
+    user = db.scalar(
+        select(User).where(User.tenant_id == tenant_id, User.external_id == external_id)
+    )
+    assert user is not None
+    return user
+
+
+def find_user(db: Session, tenant_id: uuid.UUID, external_id: str) -> User | None:
+    return db.scalar(
+        select(User).where(User.tenant_id == tenant_id, User.external_id == external_id)
+    )
+
+
+def get_or_create_session(db: Session, user: User, external_id: str) -> AgentSession:
+    db.execute(
+        pg_insert(AgentSession)
+        .values(id=uuid.uuid4(), tenant_id=user.tenant_id, user_id=user.id, external_id=external_id)
+        .on_conflict_do_nothing(constraint="uq_sessions_user_external")
+    )
+    session = db.scalar(
+        select(AgentSession).where(
+            AgentSession.user_id == user.id, AgentSession.external_id == external_id
+        )
+    )
+    assert session is not None
+    return session
+
+
+def find_session(db: Session, user: User, external_id: str) -> AgentSession | None:
+    return db.scalar(
+        select(AgentSession).where(
+            AgentSession.user_id == user.id, AgentSession.external_id == external_id
+        )
+    )
+
+
+def next_seq(db: Session, user_id: uuid.UUID) -> int:
+    """Take the user's next arrival number; the row lock holds until commit (arrival order)."""
+    seq = db.scalar(
+        update(User)
+        .where(User.id == user_id)
+        .values(event_seq=User.event_seq + 1)
+        .returning(User.event_seq)
+    )
+    assert seq is not None
+    return int(seq)
+
+
+def by_idempotency_key(db: Session, tenant_id: uuid.UUID, key: str) -> Event | None:
+    return db.scalar(
+        select(Event).where(Event.tenant_id == tenant_id, Event.idempotency_key == key)
+    )
+
+
+def get_event(db: Session, tenant_id: uuid.UUID, event_id: uuid.UUID) -> Event | None:
+    return db.scalar(select(Event).where(Event.id == event_id, Event.tenant_id == tenant_id))
+
+
+def hypotheses_of(db: Session, event_id: uuid.UUID) -> Sequence[HypothesisRow]:
+    return db.scalars(
+        select(HypothesisRow)
+        .where(HypothesisRow.event_id == event_id)
+        .order_by(HypothesisRow.created_at)
+    ).all()
+
+
+def decisions_of(db: Session, event_id: uuid.UUID) -> Sequence[Decision]:
+    return db.scalars(
+        select(Decision).where(Decision.event_id == event_id).order_by(Decision.created_at)
+    ).all()
+
+
+def node_versions_of(db: Session, event_id: uuid.UUID) -> Sequence[NodeVersion]:
+    return db.scalars(
+        select(NodeVersion)
+        .where(NodeVersion.event_id == event_id)
+        .order_by(NodeVersion.recorded_at)
+    ).all()

@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.core.config import get_settings
+from app.extraction.schemas import Origin
+
+EXTERNAL_ID = r"^[A-Za-z0-9][A-Za-z0-9._:@\-]{0,127}$"
+# Events may be replayed from the past; one from the future beyond clock skew is an error.
+MAX_CLOCK_SKEW = timedelta(days=1)
+
+
+def check_text_size(value: str, limit: int, field: str) -> str:
+    if len(value.encode()) > limit:
+        raise ValueError(f"{field} exceeds {limit} bytes")
+    return value
+
+
+class EventCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: str = Field(pattern=EXTERNAL_ID, description="The caller's pseudonymous user id.")
+    session_id: str = Field(pattern=EXTERNAL_ID)
+    origin: Origin
+    text: str = Field(min_length=1, description="At most 32 KB of UTF-8 (configurable).")
+    occurred_at: datetime = Field(description="ISO-8601 with a timezone.")
+    domain: str | None = Field(default=None, max_length=64, pattern=r"^[a-z0-9_\-]+$")
+    source_uri: str | None = Field(default=None, max_length=2048)
+    tool_name: str | None = Field(default=None, max_length=128)
+    idempotency_key: str | None = Field(default=None, min_length=1, max_length=128)
+
+    @field_validator("text")
+    @classmethod
+    def _text_size(cls, value: str) -> str:
+        return check_text_size(value, get_settings().max_event_text_bytes, "text")
+
+    @field_validator("occurred_at")
+    @classmethod
+    def _aware_and_not_future(cls, value: datetime) -> datetime:
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError("occurred_at must include a timezone")
+        if value - datetime.now(UTC) > MAX_CLOCK_SKEW:
+            raise ValueError("occurred_at is in the future")
+        return value.astimezone(UTC)
+
+
+class DecisionOut(BaseModel):
+    id: uuid.UUID
+    hypothesis_id: uuid.UUID
+    action: str
+    proposed_action: str | None
+    probabilities: dict[str, float]
+    entropy: float
+    authenticity: float
+    policy: str
+    policy_version: str
+    target_node_id: uuid.UUID | None
+    reasons: list[str]
+
+
+class HypothesisOut(BaseModel):
+    id: uuid.UUID
+    claim: str | None
+    subject: str
+    value: str | None
+    direction: str
+    scope: str
+    timescale: str
+    confidence: float
+    provenance: str
+
+
+class NodeChangeOut(BaseModel):
+    node_id: uuid.UUID
+    version: int
+    change: str
+    state: str
+    decision_id: uuid.UUID | None
+
+
+class EventAccepted(BaseModel):
+    event_id: uuid.UUID
+    status: str
+    duplicate: bool = False
+    trace_id: str
+    decisions: list[DecisionOut] | None = None
+
+
+class EventDetail(BaseModel):
+    id: uuid.UUID
+    user_id: str
+    session_id: str
+    origin: str
+    text: str | None
+    text_sha256: str
+    occurred_at: datetime
+    received_at: datetime
+    domain: str | None
+    source_uri: str | None
+    tool_name: str | None
+    status: str
+    error_code: str | None
+    erased: bool
+    trace_id: str
+    hypotheses: list[HypothesisOut]
+    decisions: list[DecisionOut]
+    node_changes: list[NodeChangeOut]

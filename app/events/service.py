@@ -1,0 +1,197 @@
+"""Accept events: store once, record the write, enqueue processing after commit."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import uuid
+from dataclasses import dataclass
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app import pipeline
+from app.core.auth import Principal
+from app.core.db import after_commit
+from app.core.errors import Conflict, NotFound
+from app.core.metrics import EVENTS_WRITTEN
+from app.events import repository
+from app.events.schemas import DecisionOut, EventCreate, EventDetail, HypothesisOut, NodeChangeOut
+from app.models import AgentSession, Decision, Event, User
+from app.models.enums import EventStatus
+from app.provenance import spans
+
+
+@dataclass(slots=True)
+class Accepted:
+    event: Event
+    duplicate: bool
+
+
+def _fingerprint(body: EventCreate) -> str:
+    return hashlib.sha256(body.text.encode()).hexdigest()
+
+
+def create_event(db: Session, principal: Principal, body: EventCreate, trace_id: str) -> Accepted:
+    text_hash = _fingerprint(body)
+    if body.idempotency_key:
+        existing = repository.by_idempotency_key(db, principal.tenant_id, body.idempotency_key)
+        if existing is not None:
+            return Accepted(_same_or_conflict(db, existing, body, text_hash), duplicate=True)
+    user = repository.get_or_create_user(db, principal.tenant_id, body.user_id)
+    session = repository.get_or_create_session(db, user, body.session_id)
+    recorder = spans.SpanRecorder(
+        db, tenant_id=principal.tenant_id, trace_id=trace_id, user_id=user.id, session_id=session.id
+    )
+    try:
+        with db.begin_nested(), recorder.span(spans.CREATE_MEMORY, kind="server") as attrs:
+            event = Event(
+                id=uuid.uuid4(),
+                tenant_id=principal.tenant_id,
+                user_id=user.id,
+                session_id=session.id,
+                seq=repository.next_seq(db, user.id),
+                origin=body.origin.value,
+                text=body.text,
+                text_sha256=text_hash,
+                occurred_at=body.occurred_at,
+                domain=body.domain,
+                source_uri=body.source_uri,
+                tool_name=body.tool_name,
+                idempotency_key=body.idempotency_key,
+                trace_id=recorder.trace_id,
+            )
+            db.add(event)
+            db.flush()
+            session.last_event_at = max(session.last_event_at or body.occurred_at, body.occurred_at)
+            attrs.update(
+                {
+                    "capture.event.id": event.id,
+                    "capture.event.origin": event.origin,
+                    "gen_ai.conversation.id": body.session_id,
+                    "capture.event.bytes": len(body.text.encode()),
+                }
+            )
+    except IntegrityError:
+        # A concurrent request with the same idempotency key won the race.
+        existing = repository.by_idempotency_key(
+            db, principal.tenant_id, body.idempotency_key or ""
+        )
+        if existing is None:
+            raise
+        return Accepted(_same_or_conflict(db, existing, body, text_hash), duplicate=True)
+    EVENTS_WRITTEN.labels(origin=event.origin).inc()
+    event_id = event.id
+    after_commit(db, lambda: pipeline.enqueue_process_event(event_id))
+    return Accepted(event, duplicate=False)
+
+
+def _same_or_conflict(db: Session, existing: Event, body: EventCreate, text_hash: str) -> Event:
+    user = db.get(User, existing.user_id)
+    session = db.get(AgentSession, existing.session_id)
+    same = (
+        user is not None
+        and user.external_id == body.user_id
+        and session is not None
+        and session.external_id == body.session_id
+        and existing.origin == body.origin.value
+        and existing.text_sha256 == text_hash
+    )
+    if not same:
+        raise Conflict("idempotency key already used for a different event")
+    return existing
+
+
+def wait_for_processing(db: Session, event_id: uuid.UUID, timeout_s: float) -> Event:
+    """Poll (in fresh transactions) until the event leaves `pending` or the wait runs out."""
+    deadline = time.monotonic() + timeout_s
+    delay = 0.01
+    while True:
+        db.expire_all()
+        event = db.get(Event, event_id)
+        if event is None:
+            raise NotFound("event not found")
+        if event.status != EventStatus.pending.value or time.monotonic() >= deadline:
+            return event
+        db.commit()  # end the snapshot so the worker's commit becomes visible
+        time.sleep(delay)
+        delay = min(delay * 2, 0.2)
+
+
+def decision_out(d: Decision) -> DecisionOut:
+    return DecisionOut(
+        id=d.id,
+        hypothesis_id=d.hypothesis_id,
+        action=d.action,
+        proposed_action=d.proposed_action,
+        probabilities={
+            "retain": d.p_retain,
+            "add": d.p_add,
+            "scope": d.p_scope,
+            "revise": d.p_revise,
+            "quarantine": d.p_quarantine,
+            "clarify": d.p_clarify,
+        },
+        entropy=d.entropy,
+        authenticity=d.authenticity,
+        policy=d.policy_name,
+        policy_version=d.policy_version,
+        target_node_id=d.target_node_id,
+        reasons=d.reasons,
+    )
+
+
+def decisions_for(db: Session, event_id: uuid.UUID) -> list[DecisionOut]:
+    return [decision_out(d) for d in repository.decisions_of(db, event_id)]
+
+
+def event_detail(db: Session, principal: Principal, event_id: uuid.UUID) -> EventDetail:
+    event = repository.get_event(db, principal.tenant_id, event_id)
+    if event is None:
+        raise NotFound("event not found")
+    user = db.get(User, event.user_id)
+    session = db.get(AgentSession, event.session_id)
+    if user is None or session is None:
+        raise NotFound("event not found")
+    return EventDetail(
+        id=event.id,
+        user_id=user.external_id,
+        session_id=session.external_id,
+        origin=event.origin,
+        text=event.text,
+        text_sha256=event.text_sha256,
+        occurred_at=event.occurred_at,
+        received_at=event.received_at,
+        domain=event.domain,
+        source_uri=event.source_uri,
+        tool_name=event.tool_name,
+        status=event.status,
+        error_code=event.error_code,
+        erased=event.erased_at is not None,
+        trace_id=event.trace_id,
+        hypotheses=[
+            HypothesisOut(
+                id=h.id,
+                claim=h.claim,
+                subject=h.subject,
+                value=h.value,
+                direction=h.direction,
+                scope=h.scope,
+                timescale=h.timescale,
+                confidence=h.confidence,
+                provenance=h.provenance,
+            )
+            for h in repository.hypotheses_of(db, event.id)
+        ],
+        decisions=decisions_for(db, event.id),
+        node_changes=[
+            NodeChangeOut(
+                node_id=v.node_id,
+                version=v.version,
+                change=v.change,
+                state=v.state,
+                decision_id=v.decision_id,
+            )
+            for v in repository.node_versions_of(db, event.id)
+        ],
+    )

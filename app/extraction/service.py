@@ -1,0 +1,60 @@
+"""Run the configured extractor on an event and persist what it read."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from sqlalchemy.orm import Session
+
+from app.extraction.base import EventInput, Extractor
+from app.extraction.schemas import Extraction, Hypothesis, Origin
+from app.models import Event, HypothesisRow
+
+
+@lru_cache(maxsize=4)
+def get_extractor(name: str = "deterministic") -> Extractor:
+    if name == "deterministic":
+        from app.extraction.deterministic import DeterministicExtractor
+
+        extractor: Extractor = DeterministicExtractor()
+        return extractor
+    raise ValueError(f"unknown extractor {name!r}")
+
+
+def extract(extractor: Extractor, event: Event) -> Extraction:
+    if event.text is None:  # erased before processing: nothing to read
+        return Extraction(
+            extractor=extractor.name, extractor_version=extractor.version, abstain_reason="erased"
+        )
+    return extractor.extract(
+        EventInput(
+            text=event.text,
+            origin=Origin(event.origin),
+            occurred_at=event.occurred_at,
+            domain=event.domain,
+            tool_name=event.tool_name,
+        )
+    )
+
+
+def persist(
+    db: Session, event: Event, extraction: Extraction, hypothesis: Hypothesis
+) -> HypothesisRow:
+    row = HypothesisRow(
+        tenant_id=event.tenant_id,
+        user_id=event.user_id,
+        event_id=event.id,
+        claim=hypothesis.claim,
+        subject=hypothesis.subject,
+        value=hypothesis.value,
+        direction=hypothesis.direction.value,
+        scope=hypothesis.scope,
+        timescale=hypothesis.timescale.value,
+        confidence=hypothesis.confidence,
+        provenance=hypothesis.provenance.value,
+        extractor=extraction.extractor,
+        extractor_version=extraction.extractor_version,
+    )
+    db.add(row)
+    db.flush()
+    return row

@@ -1,0 +1,132 @@
+"""Clarifying questions: listed for the user, answered on the user channel."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.core.auth import AgentPrincipal, Principal
+from app.core.db import get_db
+from app.core.errors import Conflict, InvalidInput, NotFound, responses
+from app.events import repository as events_repository
+from app.events.schemas import EXTERNAL_ID
+from app.ledger.service import promote, retire
+from app.models import Clarification, Node
+from app.models.base import utcnow
+from app.models.enums import NodeState
+from app.provenance import spans
+
+router = APIRouter(prefix="/v1/clarifications", tags=["clarifications"])
+
+
+class ClarificationOut(BaseModel):
+    id: uuid.UUID
+    node_id: uuid.UUID
+    event_id: uuid.UUID
+    question: str | None
+    status: str
+    answer: str | None
+    created_at: datetime
+    answered_at: datetime | None
+
+
+class ClarificationAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    answer: Literal["confirm", "reject", "scope"] = Field(
+        description="confirm: remember it; reject: forget it; scope: only in `scope`."
+    )
+    scope: str | None = Field(default=None, max_length=64, pattern=r"^[a-z0-9_\-]+$")
+
+    @model_validator(mode="after")
+    def _scope_given(self) -> ClarificationAnswer:
+        if self.answer == "scope" and not self.scope:
+            raise ValueError("answer 'scope' needs a scope")
+        return self
+
+
+def _out(c: Clarification) -> ClarificationOut:
+    return ClarificationOut(
+        id=c.id,
+        node_id=c.node_id,
+        event_id=c.event_id,
+        question=c.question,
+        status=c.status,
+        answer=c.answer,
+        created_at=c.created_at,
+        answered_at=c.answered_at,
+    )
+
+
+@router.get("", response_model=list[ClarificationOut], responses=responses(NotFound))
+def list_clarifications(
+    user_id: str = Query(pattern=EXTERNAL_ID),
+    status: Literal["pending", "answered", "erased"] | None = "pending",
+    principal: Principal = AgentPrincipal,
+    db: Session = Depends(get_db),
+) -> list[ClarificationOut]:
+    user = events_repository.find_user(db, principal.tenant_id, user_id)
+    if user is None:
+        raise NotFound("user not found")
+    query = select(Clarification).where(Clarification.user_id == user.id)
+    if status is not None:
+        query = query.where(Clarification.status == status)
+    return [_out(c) for c in db.scalars(query.order_by(Clarification.created_at).limit(500))]
+
+
+@router.post(
+    "/{clarification_id}/answer",
+    response_model=ClarificationOut,
+    responses=responses(NotFound, Conflict, InvalidInput),
+)
+def answer_clarification(
+    clarification_id: uuid.UUID,
+    body: ClarificationAnswer,
+    request: Request,
+    principal: Principal = AgentPrincipal,
+    db: Session = Depends(get_db),
+) -> ClarificationOut:
+    """The user's answer resolves the quarantined claim: promote, scope, or evict it."""
+    c = db.scalar(
+        select(Clarification)
+        .where(Clarification.id == clarification_id, Clarification.tenant_id == principal.tenant_id)
+        .with_for_update()
+    )
+    if c is None:
+        raise NotFound("clarification not found")
+    if c.status != "pending":
+        raise Conflict("clarification already answered")
+    node = db.get(Node, c.node_id)
+    if node is None or node.erased_at is not None:
+        raise NotFound("the claim in question no longer exists")
+    now = utcnow()
+    recorder = spans.SpanRecorder(
+        db, tenant_id=c.tenant_id, trace_id=request.state.trace_id, user_id=c.user_id
+    )
+    with recorder.span(
+        spans.CLARIFICATION_ANSWER,
+        kind="server",
+        attributes={
+            "capture.clarification.id": c.id,
+            "capture.clarification.answer": body.answer,
+            "gen_ai.memory.record.id": str(node.id),
+        },
+    ):
+        if body.answer == "reject":
+            if node.state in (NodeState.quarantined.value, NodeState.active.value):
+                retire(db, node, NodeState.evicted, now, c.event_id, c.decision_id)
+        else:
+            if body.answer == "scope" and body.scope:
+                node.scope = body.scope
+                c.answer_scope = body.scope
+            if node.state != NodeState.active.value:
+                promote(db, node, now, True, c.event_id, c.decision_id, change="user_confirmed")
+        c.status, c.answer, c.answered_at = "answered", body.answer, now
+    db.flush()
+    return _out(c)

@@ -1,0 +1,204 @@
+"""Admission policies: the decision for each hypothesis, given what the ledger already holds.
+
+Every policy returns a full distribution over the six actions (one-hot for the heuristic
+baselines, whose entropy is therefore 0 and which never ask), the authenticity read-off
+σ(h), and the node(s) the action targets. The ledger applies the action; a policy never
+writes. The learned gate (issue 4) implements the same interface.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+from app.extraction.schemas import GLOBAL_SCOPE, Hypothesis, Origin
+from app.ledger.constants import EDGE_MIN_PROBABILITY
+from app.ledger.relations import Relation
+from app.models.enums import ACTIONS, Action, NodeState
+
+
+@dataclass(frozen=True, slots=True)
+class RelatedNode:
+    """An existing node near the hypothesis, with its relation to it."""
+
+    node_id: uuid.UUID
+    subject: str
+    value: str | None
+    direction: str
+    scope: str
+    layer: str
+    state: str
+    confidence: float
+    recorded_at: datetime
+    cosine: float
+    relation: Relation
+
+
+@dataclass(frozen=True, slots=True)
+class GateInput:
+    hypothesis: Hypothesis
+    origin: Origin
+    occurred_at: datetime
+    # log(1 + Δt) input of the gate; seconds since this user's previous event (None: first).
+    seconds_since_last_event: float | None
+    new_session: bool
+    related: tuple[RelatedNode, ...]
+
+
+@dataclass(slots=True)
+class GateDecision:
+    action: Action
+    probabilities: dict[Action, float]
+    authenticity: float
+    targets: list[uuid.UUID] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def entropy(self) -> float:
+        return -sum(p * math.log(p) for p in self.probabilities.values() if p > 0.0)
+
+
+class AdmissionPolicy(Protocol):
+    name: str
+    version: str
+    # Whether nodes get timescale layers (else every node is `stable`) and whether a
+    # stable node needs repeated authenticated evidence before it is revised.
+    layered: bool
+    guard_stable: bool
+
+    def decide(self, gate_input: GateInput) -> GateDecision: ...
+
+
+def one_hot(action: Action) -> dict[Action, float]:
+    return {a: (1.0 if a == action else 0.0) for a in ACTIONS}
+
+
+def _decision(
+    action: Action, authenticity: float, targets: list[uuid.UUID] | None = None, *reasons: str
+) -> GateDecision:
+    return GateDecision(action, one_hot(action), authenticity, list(targets or []), list(reasons))
+
+
+def _active(gate_input: GateInput) -> list[RelatedNode]:
+    return [r for r in gate_input.related if r.state == NodeState.active.value]
+
+
+def _supported(gate_input: GateInput, same_scope: bool = True) -> list[RelatedNode]:
+    scope = gate_input.hypothesis.scope
+    return [
+        r
+        for r in _active(gate_input)
+        if r.relation.supports >= EDGE_MIN_PROBABILITY and (not same_scope or r.scope == scope)
+    ]
+
+
+def _contradicted(gate_input: GateInput, same_scope: bool) -> list[RelatedNode]:
+    scope = gate_input.hypothesis.scope
+    return [
+        r
+        for r in _active(gate_input)
+        if r.relation.contradicts >= EDGE_MIN_PROBABILITY and (not same_scope or r.scope == scope)
+    ]
+
+
+class FullHistory:
+    """Everything extracted is written and stays retrievable; nothing is superseded."""
+
+    name = "full_history"
+    version = "1"
+    layered = False
+    guard_stable = False
+
+    def decide(self, gate_input: GateInput) -> GateDecision:
+        return _decision(Action.add, 1.0, None, "write_everything")
+
+
+class Recency:
+    """The latest statement on a subject wins, on any channel and in any scope."""
+
+    name = "recency"
+    version = "1"
+    layered = True
+    guard_stable = False
+
+    def decide(self, gate_input: GateInput) -> GateDecision:
+        supported = _supported(gate_input)
+        if supported:
+            return _decision(Action.retain, 1.0, [r.node_id for r in supported], "repeats_memory")
+        same_subject = [
+            r for r in _active(gate_input) if r.subject == gate_input.hypothesis.subject
+        ]
+        if same_subject:
+            return _decision(
+                Action.revise, 1.0, [r.node_id for r in same_subject], "latest_statement_wins"
+            )
+        return _decision(Action.add, 1.0, None, "new_subject")
+
+
+class StateMem:
+    """Explicit supersession with version history; no authenticity check, no timescales."""
+
+    name = "statemem"
+    version = "1"
+    layered = False
+    guard_stable = False
+
+    def decide(self, gate_input: GateInput) -> GateDecision:
+        return _supersession(gate_input, authenticity=1.0)
+
+
+class ProvenanceOnly:
+    """Accept the user channel (with StateMem's bookkeeping); quarantine everything indirect."""
+
+    name = "provenance_only"
+    version = "1"
+    layered = True
+    guard_stable = False
+
+    def decide(self, gate_input: GateInput) -> GateDecision:
+        if gate_input.origin != Origin.user:
+            return _decision(Action.quarantine, 0.0, None, "untrusted_channel")
+        return _supersession(gate_input, authenticity=1.0)
+
+
+def _supersession(gate_input: GateInput, authenticity: float) -> GateDecision:
+    supported = _supported(gate_input)
+    if supported:
+        return _decision(
+            Action.retain, authenticity, [r.node_id for r in supported], "corroborates_memory"
+        )
+    contradicted = _contradicted(gate_input, same_scope=True)
+    if contradicted:
+        return _decision(
+            Action.revise, authenticity, [r.node_id for r in contradicted], "contradicts_memory"
+        )
+    return _decision(Action.add, authenticity, None, "new_claim")
+
+
+POLICIES: dict[str, type[AdmissionPolicy]] = {
+    FullHistory.name: FullHistory,
+    Recency.name: Recency,
+    StateMem.name: StateMem,
+    ProvenanceOnly.name: ProvenanceOnly,
+}
+
+
+def get_policy(name: str) -> AdmissionPolicy:
+    try:
+        return POLICIES[name]()
+    except KeyError:
+        raise ValueError(f"unknown admission policy {name!r}; known: {sorted(POLICIES)}") from None
+
+
+__all__ = [
+    "GLOBAL_SCOPE",
+    "AdmissionPolicy",
+    "GateDecision",
+    "GateInput",
+    "RelatedNode",
+    "get_policy",
+    "one_hot",
+]

@@ -1,0 +1,135 @@
+"""Gate stage: build the policy's view of the ledger, decide, persist the decision, keep state."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+import numpy as np
+from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.orm import Session
+
+from app.extraction.schemas import Hypothesis, Origin
+from app.gate.policies import AdmissionPolicy, GateDecision, GateInput, RelatedNode
+from app.ledger import repository as ledger_repository
+from app.ledger.relations import ClaimFields, relate
+from app.ledger.service import decayed_confidence
+from app.models import Decision, Event, GateState, HypothesisRow, Node
+from app.models.base import utcnow
+from app.models.enums import Action
+
+
+def lock_state(
+    db: Session, tenant_id: uuid.UUID, user_id: uuid.UUID, policy: AdmissionPolicy
+) -> GateState:
+    """The user's gate state, row-locked for the rest of the transaction (per-user order).
+
+    A state written by another policy or model version is never read as this one's: its
+    latent is reset and the change is recorded by the new version's name on the row.
+    """
+    db.execute(
+        pg_insert(GateState)
+        .values(
+            user_id=user_id,
+            tenant_id=tenant_id,
+            model_name=policy.name,
+            model_version=policy.version,
+            events_seen=0,
+            updated_at=utcnow(),
+        )
+        .on_conflict_do_nothing(index_elements=["user_id"])
+    )
+    state = db.scalar(select(GateState).where(GateState.user_id == user_id).with_for_update())
+    assert state is not None
+    if (state.model_name, state.model_version) != (policy.name, policy.version):
+        state.model_name, state.model_version, state.latent = policy.name, policy.version, None
+    return state
+
+
+def build_input(
+    db: Session, event: Event, hypothesis: Hypothesis, embedding: list[float], state: GateState
+) -> tuple[GateInput, dict[uuid.UUID, Node]]:
+    nodes = {
+        n.id: n for n in ledger_repository.nodes_for_subject(db, event.user_id, hypothesis.subject)
+    }
+    query = np.asarray(embedding, dtype=np.float32)
+    new_fields = ClaimFields(hypothesis.subject, hypothesis.value, hypothesis.direction.value)
+    related = []
+    for node in nodes.values():
+        cosine = (
+            float(np.dot(query, np.asarray(node.embedding, dtype=np.float32)))
+            if node.embedding is not None
+            else 0.0
+        )
+        related.append(
+            RelatedNode(
+                node_id=node.id,
+                subject=node.subject,
+                value=node.value,
+                direction=node.direction,
+                scope=node.scope,
+                layer=node.layer,
+                state=node.state,
+                confidence=decayed_confidence(node, event.occurred_at),
+                recorded_at=node.recorded_at,
+                cosine=cosine,
+                relation=relate(
+                    new_fields, ClaimFields(node.subject, node.value, node.direction), cosine
+                ),
+            )
+        )
+    gap = _seconds_since(state.last_event_at, event.occurred_at)
+    gate_input = GateInput(
+        hypothesis=hypothesis,
+        origin=Origin(event.origin),
+        occurred_at=event.occurred_at,
+        seconds_since_last_event=gap,
+        new_session=state.last_session_id is not None and state.last_session_id != event.session_id,
+        related=tuple(related),
+    )
+    return gate_input, nodes
+
+
+def _seconds_since(previous: datetime | None, now: datetime) -> float | None:
+    return None if previous is None else max(0.0, (now - previous).total_seconds())
+
+
+def persist_decision(
+    db: Session,
+    event: Event,
+    hypothesis_row: HypothesisRow,
+    decision: GateDecision,
+    policy: AdmissionPolicy,
+) -> Decision:
+    p = decision.probabilities
+    row = Decision(
+        tenant_id=event.tenant_id,
+        user_id=event.user_id,
+        event_id=event.id,
+        hypothesis_id=hypothesis_row.id,
+        action=decision.action.value,
+        p_retain=p.get(Action.retain, 0.0),
+        p_add=p.get(Action.add, 0.0),
+        p_scope=p.get(Action.scope, 0.0),
+        p_revise=p.get(Action.revise, 0.0),
+        p_quarantine=p.get(Action.quarantine, 0.0),
+        p_clarify=p.get(Action.clarify, 0.0),
+        entropy=decision.entropy,
+        authenticity=decision.authenticity,
+        policy_name=policy.name,
+        policy_version=policy.version,
+        target_node_id=decision.targets[0] if decision.targets else None,
+        reasons=list(decision.reasons),
+    )
+    db.add(row)
+    db.flush()
+    return row
+
+
+def record_event(state: GateState, event: Event) -> None:
+    """Advance the per-user state past this event (the learned gate also stores its latent)."""
+    state.last_event_at = event.occurred_at
+    state.last_session_id = event.session_id
+    state.events_seen += 1
+    state.updated_at = utcnow()

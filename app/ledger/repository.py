@@ -1,0 +1,115 @@
+"""SQL for the ledger: nodes, versions, lineage, edges."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from app.models import Edge, Node, NodeLineage, NodeVersion
+from app.models.enums import NodeState
+
+
+def nodes_for_subject(db: Session, user_id: uuid.UUID, subject: str) -> Sequence[Node]:
+    """Live nodes (active or quarantined) about one subject, oldest first."""
+    return db.scalars(
+        select(Node)
+        .where(
+            Node.user_id == user_id,
+            Node.subject == subject,
+            Node.state.in_([NodeState.active.value, NodeState.quarantined.value]),
+        )
+        .order_by(Node.recorded_at, Node.id)
+    ).all()
+
+
+def expired_quarantine(db: Session, user_id: uuid.UUID | None, cutoff: datetime) -> Sequence[Node]:
+    """Quarantined nodes quarantined before `cutoff` (their retention fell below the floor)."""
+    query = select(Node).where(
+        Node.state == NodeState.quarantined.value, Node.quarantined_at < cutoff
+    )
+    if user_id is not None:
+        query = query.where(Node.user_id == user_id)
+    return db.scalars(query.with_for_update(skip_locked=True)).all()
+
+
+def lineage_events(db: Session, node_id: uuid.UUID) -> Sequence[NodeLineage]:
+    return db.scalars(
+        select(NodeLineage).where(NodeLineage.node_id == node_id).order_by(NodeLineage.created_at)
+    ).all()
+
+
+def add_version(
+    db: Session,
+    node: Node,
+    change: str,
+    at: datetime,
+    event_id: uuid.UUID | None = None,
+    decision_id: uuid.UUID | None = None,
+) -> None:
+    db.add(
+        NodeVersion(
+            node_id=node.id,
+            version=node.version,
+            claim=node.claim,
+            layer=node.layer,
+            state=node.state,
+            scope=node.scope,
+            change=change,
+            event_id=event_id,
+            decision_id=decision_id,
+            changed_at=at,
+        )
+    )
+
+
+def add_lineage(
+    db: Session,
+    node_id: uuid.UUID,
+    event_id: uuid.UUID,
+    relation: str,
+    hypothesis_id: uuid.UUID | None = None,
+    decision_id: uuid.UUID | None = None,
+) -> None:
+    db.add(
+        NodeLineage(
+            node_id=node_id,
+            event_id=event_id,
+            relation=relation,
+            hypothesis_id=hypothesis_id,
+            decision_id=decision_id,
+        )
+    )
+
+
+def add_edge(
+    db: Session,
+    node: Node,
+    dst_node_id: uuid.UUID,
+    relation: str,
+    probability: float,
+    decision_id: uuid.UUID | None,
+) -> None:
+    db.add(
+        Edge(
+            tenant_id=node.tenant_id,
+            user_id=node.user_id,
+            src_node_id=node.id,
+            dst_node_id=dst_node_id,
+            relation=relation,
+            probability=probability,
+            decision_id=decision_id,
+        )
+    )
+
+
+def bump_retrieval_counts(db: Session, node_ids: Sequence[uuid.UUID]) -> None:
+    if node_ids:
+        db.execute(
+            update(Node)
+            .where(Node.id.in_(node_ids))
+            .values(retrieval_count=Node.retrieval_count + 1)
+        )

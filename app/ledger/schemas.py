@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class NodeOut(BaseModel):
+    id: uuid.UUID
+    claim: str | None
+    subject: str
+    value: str | None
+    direction: str
+    scope: str
+    timescale: str
+    layer: str
+    state: str
+    origin: str
+    c0: float
+    authenticity: float
+    confidence_now: float
+    last_corroborated_at: datetime
+    quarantined_at: datetime | None
+    valid_from: datetime | None
+    valid_to: datetime | None
+    recorded_at: datetime
+    retired_at: datetime | None
+    influence: float | None
+    retrieval_count: int
+    version: int
+
+
+class NodePage(BaseModel):
+    nodes: list[NodeOut]
+    total: int
+    limit: int
+    offset: int
+
+
+class NodePatch(BaseModel):
+    """A user's correction. `state: active` confirms a quarantined claim (or restores a
+    retired one); `state: evicted` rejects it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    claim: str | None = Field(default=None, min_length=1, max_length=512)
+    scope: str | None = Field(default=None, max_length=64, pattern=r"^[a-z0-9_\-]+$")
+    layer: Literal["stable", "contextual", "transient"] | None = None
+    state: Literal["active", "evicted"] | None = None
+
+
+class ErasureReceipt(BaseModel):
+    node_id: uuid.UUID
+    erased_at: datetime
+    events_erased: int
+    hypotheses_erased: int

@@ -1,0 +1,408 @@
+"""Apply a gate decision to the ledger: the six actions with the paper's semantics (DESIGN §4).
+
+Called inside the per-user lock of the event being processed, in that event's transaction,
+so each event's changes land atomically or not at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy.orm import Session
+
+from app.extraction.schemas import GLOBAL_SCOPE, Hypothesis, Origin, Timescale
+from app.gate.policies import AdmissionPolicy, GateDecision, RelatedNode
+from app.ledger import repository
+from app.ledger.constants import (
+    CORROBORATION_MIN_AUTHENTICITY,
+    CORROBORATION_MIN_COSINE,
+    CORROBORATION_MIN_ENTAILMENT,
+    EDGE_MIN_PROBABILITY,
+    LAYER_DECAY_PER_DAY,
+    QUARANTINE_DECAY_PER_DAY,
+    QUARANTINE_RETENTION_FLOOR,
+    SECONDS_PER_DAY,
+    STABLE_OVERWRITE_EVENTS_ACROSS_SESSIONS,
+    STABLE_OVERWRITE_EVENTS_ONE_SESSION,
+    STABLE_OVERWRITE_MIN_CONFIDENCE,
+)
+from app.models import Clarification, Decision, Event, HypothesisRow, Node
+from app.models.base import utcnow
+from app.models.enums import Action, EdgeRelation, Layer, NodeState
+
+# Δt after which a quarantined node's retention exp(−γq Δt) falls below φ (≈14.05 days).
+QUARANTINE_LIFETIME = timedelta(
+    days=math.log(1.0 / QUARANTINE_RETENTION_FLOOR) / QUARANTINE_DECAY_PER_DAY
+)
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def layer_for(scope: str, timescale: str, layered: bool) -> Layer:
+    if not layered:
+        return Layer.stable
+    if scope != GLOBAL_SCOPE:
+        return Layer.contextual
+    if timescale == Timescale.situational.value:
+        return Layer.transient
+    return Layer.stable
+
+
+def decayed_confidence(node: Node, at: datetime) -> float:
+    """c0 · σ(h) · exp(−γ_layer (t − t0)), t0 = last corroboration."""
+    days = max(0.0, (at - node.last_corroborated_at).total_seconds() / SECONDS_PER_DAY)
+    rate = LAYER_DECAY_PER_DAY[Layer(node.layer)]
+    return node.c0 * node.authenticity * math.exp(-rate * days)
+
+
+def quarantine_retention(node: Node, at: datetime) -> float:
+    """exp(−γq Δt) since quarantine: the normalized multiplier eviction is defined on."""
+    if node.quarantined_at is None:
+        return 1.0
+    days = max(0.0, (at - node.quarantined_at).total_seconds() / SECONDS_PER_DAY)
+    return math.exp(-QUARANTINE_DECAY_PER_DAY * days)
+
+
+@dataclass(slots=True)
+class LedgerChange:
+    node_id: uuid.UUID
+    change: str
+
+
+@dataclass(slots=True)
+class ApplyContext:
+    db: Session
+    policy: AdmissionPolicy
+    event: Event
+    hypothesis: Hypothesis
+    hypothesis_row: HypothesisRow
+    decision_row: Decision
+    gate: GateDecision
+    embedding: list[float]
+    related: tuple[RelatedNode, ...]
+    nodes: dict[uuid.UUID, Node]
+    changes: list[LedgerChange] = field(default_factory=list)
+
+    @property
+    def at(self) -> datetime:
+        return self.event.occurred_at
+
+
+def apply_decision(ctx: ApplyContext) -> Action:
+    """Apply the gate's action; returns the action applied (see Decision.proposed_action)."""
+    action = ctx.gate.action
+    if action == Action.clarify:
+        node = _quarantine(ctx)
+        _ask(ctx, node)
+        return action
+    if action == Action.quarantine:
+        _quarantine(ctx)
+        return action
+    if action == Action.revise:
+        return _revise(ctx)
+    if action == Action.retain:
+        for target in _targets(ctx):
+            if _corroborates(ctx, target):
+                _corroborate(ctx, target)
+        return action
+    if action == Action.scope and ctx.hypothesis.scope != GLOBAL_SCOPE:
+        node = _write_or_promote(ctx)
+        for target in _targets(ctx):
+            if target.id != node.id:
+                repository.add_edge(
+                    ctx.db, node, target.id, EdgeRelation.narrows.value, 1.0, ctx.decision_row.id
+                )
+        return action
+    # add (and scope without a scope to narrow to, which is an add)
+    _write_or_promote(ctx)
+    return Action.add
+
+
+def _targets(ctx: ApplyContext) -> list[Node]:
+    return [ctx.nodes[t] for t in ctx.gate.targets if t in ctx.nodes]
+
+
+def _relation_of(ctx: ApplyContext, node_id: uuid.UUID) -> RelatedNode | None:
+    return next((r for r in ctx.related if r.node_id == node_id), None)
+
+
+def _corroborates(ctx: ApplyContext, node: Node) -> bool:
+    """Same scope, cosine ≥ 0.82, entailment ≥ 0.75, authenticity ≥ 0.70, not quarantined."""
+    related = _relation_of(ctx, node.id)
+    return (
+        related is not None
+        and node.scope == ctx.hypothesis.scope
+        and related.cosine >= CORROBORATION_MIN_COSINE
+        and related.relation.supports >= CORROBORATION_MIN_ENTAILMENT
+        and ctx.gate.authenticity >= CORROBORATION_MIN_AUTHENTICITY
+        and ctx.gate.action not in (Action.quarantine, Action.clarify)
+    )
+
+
+def _matching_quarantined(ctx: ApplyContext) -> Node | None:
+    """A quarantined node holding the same claim in the same scope, if any."""
+    for related in ctx.related:
+        if (
+            related.state == NodeState.quarantined.value
+            and related.scope == ctx.hypothesis.scope
+            and related.relation.supports >= CORROBORATION_MIN_ENTAILMENT
+        ):
+            return ctx.nodes[related.node_id]
+    return None
+
+
+def _new_node(ctx: ApplyContext, state: NodeState) -> Node:
+    h = ctx.hypothesis
+    active = state == NodeState.active
+    node = Node(
+        id=uuid.uuid4(),
+        tenant_id=ctx.event.tenant_id,
+        user_id=ctx.event.user_id,
+        claim=h.claim,
+        claim_sha256=sha256(h.claim),
+        subject=h.subject,
+        value=h.value,
+        direction=h.direction.value,
+        scope=h.scope,
+        timescale=h.timescale.value,
+        embedding=ctx.embedding,
+        layer=layer_for(h.scope, h.timescale.value, ctx.policy.layered).value,
+        state=state.value,
+        origin=h.provenance.value,
+        c0=h.confidence,
+        authenticity=ctx.gate.authenticity,
+        last_corroborated_at=ctx.at,
+        quarantined_at=None if active else ctx.at,
+        valid_from=ctx.at if active else None,
+        created_by_event_id=ctx.event.id,
+    )
+    ctx.db.add(node)
+    ctx.db.flush()
+    ctx.nodes[node.id] = node
+    repository.add_version(ctx.db, node, "created", ctx.at, ctx.event.id, ctx.decision_row.id)
+    repository.add_lineage(
+        ctx.db, node.id, ctx.event.id, "wrote", ctx.hypothesis_row.id, ctx.decision_row.id
+    )
+    ctx.changes.append(LedgerChange(node.id, "created" if active else "quarantined"))
+    _link_related(ctx, node)
+    return node
+
+
+def _link_related(ctx: ApplyContext, node: Node) -> None:
+    """Support and contradiction edges to live nodes, when the relation is probable enough."""
+    for related in ctx.related:
+        if related.node_id == node.id:
+            continue
+        if related.relation.contradicts >= EDGE_MIN_PROBABILITY:
+            repository.add_edge(
+                ctx.db,
+                node,
+                related.node_id,
+                EdgeRelation.contradicts.value,
+                related.relation.contradicts,
+                ctx.decision_row.id,
+            )
+        elif related.relation.supports >= EDGE_MIN_PROBABILITY and related.scope != node.scope:
+            repository.add_edge(
+                ctx.db,
+                node,
+                related.node_id,
+                EdgeRelation.supports.value,
+                related.relation.supports,
+                ctx.decision_row.id,
+            )
+
+
+def _write_or_promote(ctx: ApplyContext) -> Node:
+    """An admitted claim: promote a quarantined twin it corroborates, else write a new node."""
+    pending = _matching_quarantined(ctx)
+    if pending is not None and _corroborates(ctx, pending):
+        _corroborate(ctx, pending)
+        return pending
+    return _new_node(ctx, NodeState.active)
+
+
+def _corroborate(ctx: ApplyContext, node: Node) -> None:
+    node.last_corroborated_at = max(node.last_corroborated_at, ctx.at)
+    repository.add_lineage(
+        ctx.db, node.id, ctx.event.id, "corroborated", ctx.hypothesis_row.id, ctx.decision_row.id
+    )
+    if node.state == NodeState.quarantined.value:
+        promote(ctx.db, node, ctx.at, ctx.policy.layered, ctx.event.id, ctx.decision_row.id)
+        ctx.changes.append(LedgerChange(node.id, "promoted"))
+    else:
+        ctx.changes.append(LedgerChange(node.id, "corroborated"))
+
+
+def promote(
+    db: Session,
+    node: Node,
+    at: datetime,
+    layered: bool,
+    event_id: uuid.UUID | None,
+    decision_id: uuid.UUID | None,
+    change: str = "promoted",
+) -> None:
+    """Quarantined (or retired, by a user's correction) → active, in the layer its scope implies."""
+    node.state = NodeState.active.value
+    node.layer = layer_for(node.scope, node.timescale, layered).value
+    node.valid_from = at
+    node.valid_to = None
+    node.retired_at = None
+    node.last_corroborated_at = max(node.last_corroborated_at, at)
+    node.version += 1
+    repository.add_version(db, node, change, at, event_id, decision_id)
+
+
+def retire(
+    db: Session,
+    node: Node,
+    state: NodeState,
+    at: datetime,
+    event_id: uuid.UUID | None = None,
+    decision_id: uuid.UUID | None = None,
+) -> None:
+    """Active or quarantined → superseded or evicted (kept, never retrievable)."""
+    if node.state == NodeState.active.value:
+        node.valid_to = at
+    node.state = state.value
+    node.retired_at = utcnow()
+    node.version += 1
+    repository.add_version(db, node, state.value, at, event_id, decision_id)
+
+
+def _quarantine(ctx: ApplyContext) -> Node:
+    pending = _matching_quarantined(ctx)
+    if pending is not None:
+        # A repeat of a claim already held in quarantine adds evidence, not a second node.
+        repository.add_lineage(
+            ctx.db, pending.id, ctx.event.id, "repeated", ctx.hypothesis_row.id, ctx.decision_row.id
+        )
+        ctx.changes.append(LedgerChange(pending.id, "repeated"))
+        return pending
+    return _new_node(ctx, NodeState.quarantined)
+
+
+def _revise(ctx: ApplyContext) -> Action:
+    targets = [t for t in _targets(ctx) if t.state == NodeState.active.value]
+    if not targets:
+        _write_or_promote(ctx)
+        return Action.add
+    guarded = ctx.policy.guard_stable and any(t.layer == Layer.stable.value for t in targets)
+    if guarded and not _stable_overwrite_allowed(ctx):
+        # One sentence does not redefine a user: hold the claim until evidence repeats.
+        ctx.decision_row.reasons = [*ctx.decision_row.reasons, "stable_overwrite_needs_evidence"]
+        _quarantine(ctx)
+        return Action.quarantine
+    pending = _matching_quarantined(ctx)
+    if pending is not None:
+        repository.add_lineage(
+            ctx.db,
+            pending.id,
+            ctx.event.id,
+            "corroborated",
+            ctx.hypothesis_row.id,
+            ctx.decision_row.id,
+        )
+        promote(ctx.db, pending, ctx.at, ctx.policy.layered, ctx.event.id, ctx.decision_row.id)
+        ctx.changes.append(LedgerChange(pending.id, "promoted"))
+        new_node = pending
+    else:
+        new_node = _new_node(ctx, NodeState.active)
+    for target in targets:
+        retire(ctx.db, target, NodeState.superseded, ctx.at, ctx.event.id, ctx.decision_row.id)
+        repository.add_edge(
+            ctx.db, new_node, target.id, EdgeRelation.supersedes.value, 1.0, ctx.decision_row.id
+        )
+        ctx.changes.append(LedgerChange(target.id, "superseded"))
+    return Action.revise
+
+
+def _stable_overwrite_allowed(ctx: ApplyContext) -> bool:
+    """Two authenticated user events (confidence ≥ 0.80) across sessions, or three in one."""
+    evidence: list[uuid.UUID] = []  # session ids of qualifying events, this one included
+    if (
+        ctx.event.origin == Origin.user.value
+        and ctx.gate.authenticity >= STABLE_OVERWRITE_MIN_CONFIDENCE
+    ):
+        evidence.append(ctx.event.session_id)
+    pending = _matching_quarantined(ctx)
+    if pending is not None:
+        evidence.extend(_qualifying_sessions(ctx.db, pending.id, exclude=ctx.event.id))
+    sessions = set(evidence)
+    return (len(evidence) >= STABLE_OVERWRITE_EVENTS_ACROSS_SESSIONS and len(sessions) >= 2) or (
+        len(evidence) >= STABLE_OVERWRITE_EVENTS_ONE_SESSION
+    )
+
+
+def _qualifying_sessions(db: Session, node_id: uuid.UUID, exclude: uuid.UUID) -> list[uuid.UUID]:
+    out: list[uuid.UUID] = []
+    for lineage in repository.lineage_events(db, node_id):
+        if lineage.event_id == exclude or lineage.decision_id is None:
+            continue
+        event = db.get(Event, lineage.event_id)
+        decision = db.get(Decision, lineage.decision_id)
+        if (
+            event is not None
+            and decision is not None
+            and event.origin == Origin.user.value
+            and decision.authenticity >= STABLE_OVERWRITE_MIN_CONFIDENCE
+        ):
+            out.append(event.session_id)
+    return out
+
+
+def clarification_question(hypothesis: Hypothesis, contradicted: Sequence[Node]) -> str:
+    scope = (
+        ""
+        if hypothesis.scope == GLOBAL_SCOPE
+        else f" (only for {hypothesis.scope.replace('_', ' ')})"
+    )
+    if contradicted and contradicted[0].claim:
+        return (
+            f'I have noted "{contradicted[0].claim}". Your last message suggests '
+            f'"{hypothesis.claim}"{scope}. Should I remember the new preference from now on, '
+            "only in this context, or ignore it?"
+        )
+    return (
+        f'Should I remember "{hypothesis.claim}"{scope} as your preference? '
+        "Answer yes, only in this context, or no."
+    )
+
+
+def _ask(ctx: ApplyContext, node: Node) -> None:
+    contradicted = [
+        ctx.nodes[r.node_id]
+        for r in ctx.related
+        if r.relation.contradicts >= EDGE_MIN_PROBABILITY and r.state == NodeState.active.value
+    ]
+    ctx.db.add(
+        Clarification(
+            tenant_id=ctx.event.tenant_id,
+            user_id=ctx.event.user_id,
+            event_id=ctx.event.id,
+            decision_id=ctx.decision_row.id,
+            node_id=node.id,
+            question=clarification_question(ctx.hypothesis, contradicted),
+        )
+    )
+    ctx.changes.append(LedgerChange(node.id, "clarification_asked"))
+
+
+def evict_expired_quarantine(
+    db: Session, user_id: uuid.UUID | None, at: datetime
+) -> list[uuid.UUID]:
+    """Evict quarantined nodes whose retention exp(−γq Δt) fell below φ by time `at`."""
+    evicted: list[uuid.UUID] = []
+    for node in repository.expired_quarantine(db, user_id, at - QUARANTINE_LIFETIME):
+        if quarantine_retention(node, at) < QUARANTINE_RETENTION_FLOOR:
+            retire(db, node, NodeState.evicted, at)
+            evicted.append(node.id)
+    return evicted

@@ -1,0 +1,245 @@
+"""What a user does with their own memories: see, correct, confirm, erase."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from datetime import datetime
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from app.core.auth import Principal
+from app.core.embeddings import embed_one
+from app.core.errors import InvalidInput, NotFound
+from app.events import repository as events_repository
+from app.extraction.base import EventInput
+from app.extraction.schemas import Origin
+from app.extraction.service import get_extractor
+from app.ledger import repository
+from app.ledger.schemas import ErasureReceipt, NodeOut, NodePage, NodePatch
+from app.ledger.service import decayed_confidence, promote, retire
+from app.models import Clarification, Event, HypothesisRow, Node, NodeLineage, NodeVersion, User
+from app.models.base import utcnow
+from app.models.enums import NodeState
+from app.provenance import spans
+
+
+def _user(db: Session, principal: Principal, external_id: str) -> User:
+    user = events_repository.find_user(db, principal.tenant_id, external_id)
+    if user is None:
+        raise NotFound("user not found")
+    return user
+
+
+def _node(db: Session, user: User, node_id: uuid.UUID) -> Node:
+    node = db.scalar(
+        select(Node).where(
+            Node.id == node_id, Node.user_id == user.id, Node.tenant_id == user.tenant_id
+        )
+    )
+    if node is None or node.erased_at is not None:
+        raise NotFound("node not found")
+    return node
+
+
+def node_out(node: Node, at: datetime | None = None) -> NodeOut:
+    return NodeOut(
+        id=node.id,
+        claim=node.claim,
+        subject=node.subject,
+        value=node.value,
+        direction=node.direction,
+        scope=node.scope,
+        timescale=node.timescale,
+        layer=node.layer,
+        state=node.state,
+        origin=node.origin,
+        c0=node.c0,
+        authenticity=node.authenticity,
+        confidence_now=round(decayed_confidence(node, at or utcnow()), 6),
+        last_corroborated_at=node.last_corroborated_at,
+        quarantined_at=node.quarantined_at,
+        valid_from=node.valid_from,
+        valid_to=node.valid_to,
+        recorded_at=node.recorded_at,
+        retired_at=node.retired_at,
+        influence=node.influence,
+        retrieval_count=node.retrieval_count,
+        version=node.version,
+    )
+
+
+def list_nodes(
+    db: Session,
+    principal: Principal,
+    external_user_id: str,
+    *,
+    state: str | None,
+    layer: str | None,
+    scope: str | None,
+    as_of: datetime | None,
+    limit: int,
+    offset: int,
+) -> NodePage:
+    user = _user(db, principal, external_user_id)
+    query = select(Node).where(Node.user_id == user.id, Node.erased_at.is_(None))
+    if as_of is not None:
+        # What was held (active) at event time `as_of`, as recorded by now.
+        query = query.where(
+            Node.valid_from <= as_of, (Node.valid_to.is_(None)) | (Node.valid_to > as_of)
+        )
+    elif state is not None:
+        query = query.where(Node.state == state)
+    if layer is not None:
+        query = query.where(Node.layer == layer)
+    if scope is not None:
+        query = query.where(Node.scope == scope)
+    total = db.scalar(select(func.count()).select_from(query.subquery())) or 0
+    nodes = db.scalars(query.order_by(Node.recorded_at, Node.id).limit(limit).offset(offset)).all()
+    return NodePage(nodes=[node_out(n) for n in nodes], total=total, limit=limit, offset=offset)
+
+
+def get_node(
+    db: Session, principal: Principal, external_user_id: str, node_id: uuid.UUID
+) -> NodeOut:
+    return node_out(_node(db, _user(db, principal, external_user_id), node_id))
+
+
+def correct_node(
+    db: Session,
+    principal: Principal,
+    external_user_id: str,
+    node_id: uuid.UUID,
+    patch: NodePatch,
+    trace_id: str,
+) -> NodeOut:
+    user = _user(db, principal, external_user_id)
+    node = _node(db, user, node_id)
+    if patch.model_dump(exclude_none=True) == {}:
+        raise InvalidInput("nothing to change")
+    now = utcnow()
+    recorder = spans.SpanRecorder(db, tenant_id=user.tenant_id, trace_id=trace_id, user_id=user.id)
+    with recorder.span(
+        spans.NODE_CHANGE, kind="server", attributes={"gen_ai.memory.record.id": str(node.id)}
+    ) as attrs:
+        changed: list[str] = []
+        if patch.state == NodeState.active.value and node.state != NodeState.active.value:
+            # The explicit user correction that brings a claim back (or out of quarantine).
+            promote(db, node, now, True, None, None, change="user_confirmed")
+            _resolve_clarifications(db, node, "confirm")
+            changed.append("state")
+        elif patch.state == NodeState.evicted.value and node.state != NodeState.evicted.value:
+            retire(db, node, NodeState.evicted, now)
+            _resolve_clarifications(db, node, "reject")
+            changed.append("state")
+        edits = []
+        if patch.claim is not None and patch.claim != node.claim:
+            _rewrite_claim(node, patch.claim)
+            edits.append("claim")
+        if patch.scope is not None and patch.scope != node.scope:
+            node.scope = patch.scope
+            edits.append("scope")
+        if patch.layer is not None and patch.layer != node.layer:
+            node.layer = patch.layer
+            edits.append("layer")
+        if edits:
+            node.version += 1
+            repository.add_version(db, node, "user_corrected", now)
+        changed.extend(edits)
+        attrs["capture.node.changed"] = changed
+    db.flush()
+    return node_out(node)
+
+
+def _rewrite_claim(node: Node, claim: str) -> None:
+    node.claim = claim
+    node.claim_sha256 = hashlib.sha256(claim.encode()).hexdigest()
+    node.embedding = embed_one(claim)
+    extraction = get_extractor().extract(
+        EventInput(text=claim, origin=Origin.user, occurred_at=utcnow())
+    )
+    if len(extraction.hypotheses) == 1:
+        h = extraction.hypotheses[0]
+        node.subject, node.value, node.direction = h.subject, h.value, h.direction.value
+
+
+def _resolve_clarifications(db: Session, node: Node, answer: str) -> None:
+    db.execute(
+        update(Clarification)
+        .where(Clarification.node_id == node.id, Clarification.status == "pending")
+        .values(status="answered", answer=answer, answered_at=utcnow())
+    )
+
+
+def erase_node(
+    db: Session, principal: Principal, external_user_id: str, node_id: uuid.UUID, trace_id: str
+) -> ErasureReceipt:
+    """Erasure: the claim and embedding, and the text of events that fed only this node, are
+    removed from every table; lineage stays as ids and hashes."""
+    user = _user(db, principal, external_user_id)
+    node = _node(db, user, node_id)
+    now = utcnow()
+    recorder = spans.SpanRecorder(db, tenant_id=user.tenant_id, trace_id=trace_id, user_id=user.id)
+    with recorder.span(
+        spans.NODE_CHANGE,
+        kind="server",
+        attributes={"gen_ai.memory.record.id": str(node.id), "capture.node.change": "erased"},
+    ) as attrs:
+        if node.state in (NodeState.active.value, NodeState.quarantined.value):
+            retire(db, node, NodeState.evicted, now)
+        lineage = db.scalars(select(NodeLineage).where(NodeLineage.node_id == node.id)).all()
+        event_ids = {row.event_id for row in lineage}
+        # Events that also fed another node that still exists keep their text.
+        shared = (
+            set(
+                db.scalars(
+                    select(NodeLineage.event_id)
+                    .join(Node, Node.id == NodeLineage.node_id)
+                    .where(
+                        NodeLineage.event_id.in_(event_ids),
+                        NodeLineage.node_id != node.id,
+                        Node.erased_at.is_(None),
+                    )
+                ).all()
+            )
+            if event_ids
+            else set()
+        )
+        only_this = event_ids - shared
+        hypothesis_ids = {row.hypothesis_id for row in lineage if row.hypothesis_id}
+        if only_this:
+            db.execute(
+                update(Event).where(Event.id.in_(only_this)).values(text=None, erased_at=now)
+            )
+            hypothesis_ids |= set(
+                db.scalars(
+                    select(HypothesisRow.id).where(HypothesisRow.event_id.in_(only_this))
+                ).all()
+            )
+        if hypothesis_ids:
+            db.execute(
+                update(HypothesisRow).where(HypothesisRow.id.in_(hypothesis_ids)).values(claim=None)
+            )
+        db.execute(update(NodeVersion).where(NodeVersion.node_id == node.id).values(claim=None))
+        db.execute(
+            update(Clarification)
+            .where(Clarification.node_id == node.id)
+            .values(question=None, status="erased")
+        )
+        node.claim = None
+        node.embedding = None
+        node.erased_at = now
+        attrs.update(
+            {
+                "capture.erasure.events": len(only_this),
+                "capture.erasure.hypotheses": len(hypothesis_ids),
+            }
+        )
+    db.flush()
+    return ErasureReceipt(
+        node_id=node.id,
+        erased_at=now,
+        events_erased=len(only_this),
+        hypotheses_erased=len(hypothesis_ids),
+    )

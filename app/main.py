@@ -1,0 +1,49 @@
+"""create_app(): the FastAPI service. Imports no torch."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from app.core.config import get_settings
+from app.core.errors import install_error_handlers
+from app.core.health import router as health_router
+from app.core.middleware import RequestContextMiddleware
+from app.events.router import router as events_router
+from app.gate.clarifications import router as clarifications_router
+from app.ledger.router import router as nodes_router
+from app.provenance.router import router as provenance_router
+from app.provenance.spans import configure_otlp_export
+from app.retrieval.router import router as retrieval_router
+
+API_DESCRIPTION = """Capture governs an LLM agent's long-term memory of its user.
+
+Agents write events and read admitted memories; auditors query provenance. Every request
+needs an API key: `Authorization: Bearer cap_…`. Errors share one shape:
+`{"error": {"code": "...", "message": "...", "details": {...}}}`.
+"""
+
+
+@asynccontextmanager
+async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    settings = get_settings()
+    configure_otlp_export(settings.otlp_endpoint, settings.service_name)
+    yield
+
+
+def create_app() -> FastAPI:
+    app = FastAPI(title="Capture", version="0.1.0", description=API_DESCRIPTION, lifespan=lifespan)
+    app.add_middleware(RequestContextMiddleware)
+    install_error_handlers(app)
+    for router in (
+        health_router,
+        events_router,
+        retrieval_router,
+        nodes_router,
+        clarifications_router,
+        provenance_router,
+    ):
+        app.include_router(router)
+    return app

@@ -1,0 +1,33 @@
+"""All tables; importing this package registers them on Base.metadata."""
+
+from app.models.base import Base
+from app.models.clarification import Clarification
+from app.models.decision import Decision
+from app.models.event import Event
+from app.models.gate_state import GateState
+from app.models.hypothesis import HypothesisRow
+from app.models.node import Edge, Node, NodeLineage, NodeVersion
+from app.models.retrieval import Retrieval, RetrievalResult, ToolCheck
+from app.models.span import SpanRow
+from app.models.tenant import AgentSession, ApiKey, Tenant, User
+
+__all__ = [
+    "AgentSession",
+    "ApiKey",
+    "Base",
+    "Clarification",
+    "Decision",
+    "Edge",
+    "Event",
+    "GateState",
+    "HypothesisRow",
+    "Node",
+    "NodeLineage",
+    "NodeVersion",
+    "Retrieval",
+    "RetrievalResult",
+    "SpanRow",
+    "Tenant",
+    "ToolCheck",
+    "User",
+]

@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.models.base import Base, new_id, utcnow
+
+
+class Clarification(Base):
+    """A question to the user about a claim held in quarantine until they answer."""
+
+    __tablename__ = "clarifications"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=new_id)
+    tenant_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("tenants.id"), index=True)
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), index=True)
+    event_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("events.id"))
+    decision_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("decisions.id"))
+    node_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nodes.id"))
+    question: Mapped[str | None] = mapped_column(String(1024))
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    answer: Mapped[str | None] = mapped_column(String(16))
+    answer_scope: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    answered_at: Mapped[datetime | None]

@@ -1,0 +1,227 @@
+"""The map of Capture's write path: the stages one event goes through, in order.
+
+    ① events      POST /v1/events stores the event (span create_memory) and, after commit,
+                  enqueues PROCESS_EVENT by name with the event id only
+    ② extraction  the extractor reads hypotheses from the event, or abstains
+    ③ gate        the admission policy decides one of six actions per hypothesis
+    ④ ledger      the action is applied to the user's claim graph
+    ⑤ retrieval   POST /v1/retrieve reads active nodes only        (app/retrieval)
+    ⑥ checkcall   POST /v1/check-call judges a tool call            (app/checkcall)
+    ⑦ selection   POST /v1/select picks a response under τ_safe     (app/selection)
+    ⑧ audit       POST /v1/audit re-decodes without each citation   (app/audit)
+
+Stages ②–④ run in one transaction per event under the user's gate-state row lock, so one
+user's events apply in arrival order (`events.seq`) and never concurrently, whichever
+worker picks the task up. A task for a later event first processes any earlier pending
+events of the same user, so order holds even when tasks arrive out of order.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.core.config import get_settings
+from app.core.db import session_scope
+from app.core.embeddings import get_embedder
+from app.core.metrics import DECISIONS, EVENTS_PROCESSED, WRITE_PATH_SECONDS
+from app.extraction import service as extraction_service
+from app.extraction.schemas import Extraction, Hypothesis
+from app.gate import service as gate_service
+from app.gate.policies import AdmissionPolicy, get_policy
+from app.ledger import service as ledger_service
+from app.models import Event, GateState
+from app.models.base import utcnow
+from app.models.enums import EventStatus
+from app.provenance import spans
+
+log = logging.getLogger(__name__)
+
+PROCESS_EVENT_TASK = "capture.process_event"
+SWEEP_QUARANTINE_TASK = "capture.sweep_quarantine"
+
+
+@dataclass(slots=True)
+class EventOutcome:
+    event_id: uuid.UUID
+    decision_ids: list[uuid.UUID] = field(default_factory=list)
+    node_changes: list[tuple[uuid.UUID, str]] = field(default_factory=list)
+
+
+def enqueue_process_event(event_id: uuid.UUID) -> None:
+    """Run now in-process (no broker configured) or hand to Celery by task name."""
+    settings = get_settings()
+    if settings.eager_tasks:
+        run_process_event(event_id)
+        return
+    from workers.celery_app import celery_app
+
+    celery_app.send_task(PROCESS_EVENT_TASK, args=[str(event_id)], queue=settings.task_queue)
+
+
+def run_process_event(event_id: uuid.UUID, policy_name: str | None = None) -> None:
+    """One transaction: process the event (and earlier pending ones of its user)."""
+    try:
+        with session_scope() as db:
+            process_event(db, event_id, policy_name)
+    except Exception:
+        log.exception("processing failed for event %s", event_id)
+        with session_scope() as db:
+            mark_failed(db, event_id, "processing_error")
+
+
+def mark_failed(db: Session, event_id: uuid.UUID, code: str) -> None:
+    event = db.get(Event, event_id)
+    if event is not None and event.status == EventStatus.pending.value:
+        event.status = EventStatus.failed.value
+        event.error_code = code
+        event.processed_at = utcnow()
+
+
+def process_event(
+    db: Session, event_id: uuid.UUID, policy_name: str | None = None
+) -> list[EventOutcome]:
+    """Process `event_id` and every earlier pending event of its user, in order. Idempotent."""
+    event = db.get(Event, event_id)
+    if event is None or event.status != EventStatus.pending.value:
+        return []  # gone, or already processed by an earlier delivery
+    policy = get_policy(policy_name or get_settings().admission_policy)
+    state = gate_service.lock_state(db, event.tenant_id, event.user_id, policy)
+    pending = db.scalars(
+        select(Event)
+        .where(
+            Event.user_id == event.user_id,
+            Event.status == EventStatus.pending.value,
+            Event.seq <= event.seq,
+        )
+        .order_by(Event.seq)
+    ).all()
+    return [_process_one(db, e, state, policy) for e in pending]
+
+
+def _process_one(
+    db: Session, event: Event, state: GateState, policy: AdmissionPolicy
+) -> EventOutcome:
+    t0 = time.perf_counter()
+    outcome = EventOutcome(event.id)
+    recorder = spans.SpanRecorder(
+        db,
+        tenant_id=event.tenant_id,
+        trace_id=event.trace_id,
+        user_id=event.user_id,
+        session_id=event.session_id,
+    )
+    with recorder.span(
+        spans.PROCESS_EVENT,
+        kind="consumer",
+        attributes={
+            "capture.event.id": event.id,
+            "capture.event.origin": event.origin,
+            "capture.policy": policy.name,
+        },
+    ):
+        ledger_service.evict_expired_quarantine(db, event.user_id, event.occurred_at)
+        extractor = extraction_service.get_extractor(get_settings().extractor)
+        with recorder.span(spans.EXTRACT, attributes={"capture.event.id": event.id}) as attrs:
+            extraction = extraction_service.extract(extractor, event)
+            attrs.update(
+                {
+                    "capture.extractor": extractor.name,
+                    "capture.extraction.hypotheses": len(extraction.hypotheses),
+                    "capture.extraction.abstain_reason": extraction.abstain_reason or "",
+                }
+            )
+        if extraction.hypotheses:
+            embeddings = get_embedder().embed([h.claim for h in extraction.hypotheses])
+        for hypothesis, vector in zip(
+            extraction.hypotheses, embeddings if extraction.hypotheses else [], strict=True
+        ):
+            decision_id, changes = apply_hypothesis(
+                db,
+                recorder,
+                event,
+                state,
+                policy,
+                extraction,
+                hypothesis,
+                [float(x) for x in vector],
+            )
+            outcome.decision_ids.append(decision_id)
+            outcome.node_changes.extend(changes)
+        gate_service.record_event(state, event)
+        event.status = EventStatus.processed.value
+        event.processed_at = utcnow()
+    db.flush()
+    EVENTS_PROCESSED.inc()
+    WRITE_PATH_SECONDS.observe(time.perf_counter() - t0)
+    return outcome
+
+
+def apply_hypothesis(
+    db: Session,
+    recorder: spans.SpanRecorder,
+    event: Event,
+    state: GateState,
+    policy: AdmissionPolicy,
+    extraction: Extraction,
+    hypothesis: Hypothesis,
+    embedding: list[float],
+) -> tuple[uuid.UUID, list[tuple[uuid.UUID, str]]]:
+    """Stages ③ and ④ for one hypothesis: decide, then apply. Returns the decision id and
+    the node changes."""
+    hypothesis_row = extraction_service.persist(db, event, extraction, hypothesis)
+    with recorder.span(
+        spans.GATE_DECIDE, attributes={"capture.hypothesis.id": hypothesis_row.id}
+    ) as attrs:
+        gate_input, nodes = gate_service.build_input(db, event, hypothesis, embedding, state)
+        decision = policy.decide(gate_input)
+        decision_row = gate_service.persist_decision(db, event, hypothesis_row, decision, policy)
+        attrs.update(
+            {
+                "capture.decision.id": decision_row.id,
+                "capture.gate.action": decision.action.value,
+                "capture.gate.entropy": round(decision.entropy, 6),
+                "capture.gate.authenticity": round(decision.authenticity, 6),
+                "capture.policy": policy.name,
+                "capture.policy.version": policy.version,
+            }
+        )
+    with recorder.span(
+        spans.LEDGER_APPLY, attributes={"capture.decision.id": decision_row.id}
+    ) as attrs:
+        ctx = ledger_service.ApplyContext(
+            db=db,
+            policy=policy,
+            event=event,
+            hypothesis=hypothesis,
+            hypothesis_row=hypothesis_row,
+            decision_row=decision_row,
+            gate=decision,
+            embedding=embedding,
+            related=gate_input.related,
+            nodes=nodes,
+        )
+        applied = ledger_service.apply_decision(ctx)
+        if applied != decision.action:
+            decision_row.proposed_action = decision.action.value
+            decision_row.action = applied.value
+        attrs.update(
+            {
+                "capture.ledger.action": applied.value,
+                "gen_ai.memory.record.id": [str(c.node_id) for c in ctx.changes],
+                "capture.ledger.changes": [c.change for c in ctx.changes],
+            }
+        )
+    DECISIONS.labels(action=applied.value, policy=policy.name).inc()
+    return decision_row.id, [(c.node_id, c.change) for c in ctx.changes]
+
+
+def sweep_quarantine() -> int:
+    """Periodic task: evict every quarantined node whose retention fell below φ by now."""
+    with session_scope() as db:
+        return len(ledger_service.evict_expired_quarantine(db, None, utcnow()))

@@ -1,0 +1,339 @@
+"""Lineage queries auditors run: a node's history, a session's graph, a trace's spans."""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.core.auth import Principal
+from app.core.errors import NotFound
+from app.events import repository as events_repository
+from app.events.schemas import HypothesisOut
+from app.events.service import decision_out
+from app.ledger.user_service import node_out
+from app.models import (
+    AgentSession,
+    Decision,
+    Edge,
+    Event,
+    HypothesisRow,
+    Node,
+    NodeLineage,
+    NodeVersion,
+    Retrieval,
+    RetrievalResult,
+    SpanRow,
+    ToolCheck,
+)
+from app.provenance.schemas import (
+    EdgeOut,
+    GraphEdge,
+    GraphVertex,
+    LineageEvent,
+    NodeLineageOut,
+    RetrievalHit,
+    SessionGraph,
+    SpanOut,
+    ToolCheckRef,
+    TraceOut,
+    VersionOut,
+)
+
+
+def node_lineage(db: Session, principal: Principal, node_id: uuid.UUID) -> NodeLineageOut:
+    node = db.scalar(select(Node).where(Node.id == node_id, Node.tenant_id == principal.tenant_id))
+    if node is None:
+        raise NotFound("node not found")
+    lineage = db.scalars(
+        select(NodeLineage).where(NodeLineage.node_id == node.id).order_by(NodeLineage.created_at)
+    ).all()
+    events = {
+        e.id: e
+        for e in db.scalars(select(Event).where(Event.id.in_([row.event_id for row in lineage])))
+    }
+    sessions = _session_names(db, [e.session_id for e in events.values()])
+    hypothesis_ids = [row.hypothesis_id for row in lineage if row.hypothesis_id]
+    decision_ids = [row.decision_id for row in lineage if row.decision_id]
+    versions = db.scalars(
+        select(NodeVersion)
+        .where(NodeVersion.node_id == node.id)
+        .order_by(NodeVersion.version, NodeVersion.recorded_at)
+    ).all()
+    decision_ids += [v.decision_id for v in versions if v.decision_id]
+    edges = db.scalars(
+        select(Edge).where((Edge.src_node_id == node.id) | (Edge.dst_node_id == node.id))
+    ).all()
+    hits = db.execute(
+        select(RetrievalResult, Retrieval)
+        .join(Retrieval, Retrieval.id == RetrievalResult.retrieval_id)
+        .where(RetrievalResult.node_id == node.id)
+        .order_by(Retrieval.created_at)
+    ).all()
+    hit_sessions = _session_names(db, [r.session_id for _, r in hits])
+    checks = db.scalars(
+        select(ToolCheck)
+        .where(
+            ToolCheck.tenant_id == principal.tenant_id,
+            ToolCheck.evidence_node_ids.contains([str(node.id)]),
+        )
+        .order_by(ToolCheck.created_at)
+    ).all()
+    return NodeLineageOut(
+        node=node_out(node),
+        events=[
+            LineageEvent(
+                event_id=row.event_id,
+                relation=row.relation,
+                origin=events[row.event_id].origin,
+                session_id=sessions.get(events[row.event_id].session_id, ""),
+                occurred_at=events[row.event_id].occurred_at,
+                text_sha256=events[row.event_id].text_sha256,
+                erased=events[row.event_id].erased_at is not None,
+                hypothesis_id=row.hypothesis_id,
+                decision_id=row.decision_id,
+                trace_id=events[row.event_id].trace_id,
+            )
+            for row in lineage
+        ],
+        hypotheses=[
+            HypothesisOut(
+                id=h.id,
+                claim=h.claim,
+                subject=h.subject,
+                value=h.value,
+                direction=h.direction,
+                scope=h.scope,
+                timescale=h.timescale,
+                confidence=h.confidence,
+                provenance=h.provenance,
+            )
+            for h in db.scalars(select(HypothesisRow).where(HypothesisRow.id.in_(hypothesis_ids)))
+        ],
+        decisions=[
+            decision_out(d)
+            for d in db.scalars(
+                select(Decision)
+                .where(Decision.id.in_(set(decision_ids)))
+                .order_by(Decision.created_at)
+            )
+        ],
+        versions=[
+            VersionOut(
+                version=v.version,
+                change=v.change,
+                state=v.state,
+                layer=v.layer,
+                scope=v.scope,
+                claim=v.claim,
+                changed_at=v.changed_at,
+                event_id=v.event_id,
+                decision_id=v.decision_id,
+            )
+            for v in versions
+        ],
+        edges=[
+            EdgeOut(
+                relation=e.relation,
+                src_node_id=e.src_node_id,
+                dst_node_id=e.dst_node_id,
+                probability=e.probability,
+                decision_id=e.decision_id,
+            )
+            for e in edges
+        ],
+        retrievals=[
+            RetrievalHit(
+                retrieval_id=r.id,
+                session_id=hit_sessions.get(r.session_id, ""),
+                mode=r.mode,
+                rank=res.rank,
+                score=res.score,
+                at=r.created_at,
+                trace_id=r.trace_id,
+            )
+            for res, r in hits
+        ],
+        tool_checks=[
+            ToolCheckRef(
+                check_id=c.id,
+                tool_name=c.tool_name,
+                decision=c.decision,
+                at=c.created_at,
+                trace_id=c.trace_id,
+            )
+            for c in checks
+        ],
+    )
+
+
+def _session_names(db: Session, ids: list[uuid.UUID]) -> dict[uuid.UUID, str]:
+    if not ids:
+        return {}
+    rows = db.execute(
+        select(AgentSession.id, AgentSession.external_id).where(AgentSession.id.in_(set(ids)))
+    ).all()
+    return {row[0]: row[1] for row in rows}
+
+
+def session_graph(
+    db: Session, principal: Principal, external_user_id: str, external_session_id: str
+) -> SessionGraph:
+    """Write, processing, retrieval and action vertices of one session, with the
+    data-dependency edges the record establishes by ids (never by order alone)."""
+    user = events_repository.find_user(db, principal.tenant_id, external_user_id)
+    session = events_repository.find_session(db, user, external_session_id) if user else None
+    if user is None or session is None:
+        raise NotFound("session not found")
+    vertices: dict[str, GraphVertex] = {}
+    edges: list[GraphEdge] = []
+
+    events = db.scalars(
+        select(Event).where(Event.session_id == session.id).order_by(Event.seq)
+    ).all()
+    for e in events:
+        vertices[f"event:{e.id}"] = GraphVertex(
+            id=f"event:{e.id}",
+            kind="write",
+            operation="create_memory",
+            at=e.occurred_at,
+            observability="observed",
+            attributes={"origin": e.origin, "status": e.status},
+        )
+    decisions = (
+        db.scalars(
+            select(Decision)
+            .where(Decision.event_id.in_([e.id for e in events]))
+            .order_by(Decision.created_at)
+        ).all()
+        if events
+        else []
+    )
+    for d in decisions:
+        vid = f"decision:{d.id}"
+        vertices[vid] = GraphVertex(
+            id=vid,
+            kind="processing",
+            operation=f"gate.{d.action}",
+            at=d.created_at,
+            observability="observed",
+            attributes={"policy": d.policy_name, "entropy": round(d.entropy, 6)},
+        )
+        edges.append(
+            GraphEdge(src=f"event:{d.event_id}", dst=vid, relation="decided_on", verified=True)
+        )
+    if decisions:
+        for v in db.scalars(
+            select(NodeVersion).where(NodeVersion.decision_id.in_([d.id for d in decisions]))
+        ):
+            _memory_vertex(vertices, v.node_id, "observed")
+            edges.append(
+                GraphEdge(
+                    src=f"decision:{v.decision_id}",
+                    dst=f"node:{v.node_id}",
+                    relation=f"ledger.{v.change}",
+                    verified=True,
+                )
+            )
+
+    retrievals = db.scalars(
+        select(Retrieval).where(Retrieval.session_id == session.id).order_by(Retrieval.created_at)
+    ).all()
+    for r in retrievals:
+        vid = f"retrieval:{r.id}"
+        vertices[vid] = GraphVertex(
+            id=vid,
+            kind="retrieval",
+            operation="search_memory",
+            at=r.created_at,
+            observability="observed",
+            attributes={"mode": r.mode, "k": r.k},
+        )
+    if retrievals:
+        for res in db.scalars(
+            select(RetrievalResult).where(
+                RetrievalResult.retrieval_id.in_([r.id for r in retrievals])
+            )
+        ):
+            _memory_vertex(vertices, res.node_id, "cross_session")
+            edges.append(
+                GraphEdge(
+                    src=f"node:{res.node_id}",
+                    dst=f"retrieval:{res.retrieval_id}",
+                    relation="returned",
+                    verified=True,
+                )
+            )
+
+    for c in db.scalars(
+        select(ToolCheck).where(ToolCheck.session_id == session.id).order_by(ToolCheck.created_at)
+    ):
+        vid = f"action:{c.id}"
+        vertices[vid] = GraphVertex(
+            id=vid,
+            kind="action",
+            operation="check_tool_call",
+            at=c.created_at,
+            observability="observed",
+            attributes={"gen_ai.tool.name": c.tool_name, "decision": c.decision},
+        )
+        for node_id in c.evidence_node_ids:
+            _memory_vertex(vertices, uuid.UUID(node_id), "cross_session")
+            edges.append(
+                GraphEdge(src=f"node:{node_id}", dst=vid, relation="fed_argument", verified=True)
+            )
+        for event_id in c.evidence_event_ids:
+            if f"event:{event_id}" in vertices:
+                edges.append(
+                    GraphEdge(
+                        src=f"event:{event_id}", dst=vid, relation="fed_argument", verified=True
+                    )
+                )
+    return SessionGraph(
+        session_id=external_session_id,
+        user_id=external_user_id,
+        vertices=list(vertices.values()),
+        edges=edges,
+    )
+
+
+def _memory_vertex(
+    vertices: dict[str, GraphVertex], node_id: uuid.UUID, observability: str
+) -> None:
+    vid = f"node:{node_id}"
+    if vid not in vertices:
+        vertices[vid] = GraphVertex(
+            id=vid,
+            kind="memory",
+            operation="memory_record",
+            at=None,
+            observability=observability,
+            attributes={"gen_ai.memory.record.id": str(node_id)},
+        )
+
+
+def trace(db: Session, principal: Principal, trace_id: str) -> TraceOut:
+    rows = db.scalars(
+        select(SpanRow)
+        .where(SpanRow.trace_id == trace_id, SpanRow.tenant_id == principal.tenant_id)
+        .order_by(SpanRow.started_at)
+    ).all()
+    if not rows:
+        raise NotFound("trace not found")
+    return TraceOut(
+        trace_id=trace_id,
+        spans=[
+            SpanOut(
+                span_id=s.span_id,
+                parent_span_id=s.parent_span_id,
+                name=s.name,
+                kind=s.kind,
+                started_at=s.started_at,
+                ended_at=s.ended_at,
+                status=s.status,
+                attributes=s.attributes,
+            )
+            for s in rows
+        ],
+    )

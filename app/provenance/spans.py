@@ -1,0 +1,154 @@
+"""Spans: rows auditors query, written in the transaction of their effect, and optional OTLP export.
+
+Attribute keys follow OpenTelemetry GenAI names where one exists (`gen_ai.memory.record.id`,
+`gen_ai.conversation.id`, `gen_ai.tool.name`) and `capture.*` otherwise. Never put memory
+text, queries or secrets in attributes: ids, hashes, counts, codes and scores only.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from opentelemetry import trace
+from sqlalchemy.orm import Session
+
+from app.models import SpanRow
+
+_tracer = trace.get_tracer("capture")
+
+# Span names (one per stage of the event path).
+CREATE_MEMORY = "create_memory"
+EXTRACT = "memory.extract"
+GATE_DECIDE = "gate.decide"
+LEDGER_APPLY = "ledger.apply"
+SEARCH_MEMORY = "search_memory"
+PROCESS_EVENT = "memory.process_event"
+NODE_CHANGE = "ledger.user_change"
+CLARIFICATION_ANSWER = "clarification.answer"
+
+
+def new_trace_id() -> str:
+    return secrets.token_hex(16)
+
+
+def new_span_id() -> str:
+    return secrets.token_hex(8)
+
+
+def trace_id_from_traceparent(header: str | None) -> str | None:
+    """The trace id of a W3C `traceparent` header, when well formed."""
+    if not header:
+        return None
+    parts = header.split("-")
+    if len(parts) == 4 and len(parts[1]) == 32 and parts[1] != "0" * 32:
+        try:
+            int(parts[1], 16)
+        except ValueError:
+            return None
+        return parts[1]
+    return None
+
+
+class SpanRecorder:
+    """Records nested spans of one trace for one tenant (and user/session when known)."""
+
+    def __init__(
+        self,
+        db: Session,
+        *,
+        tenant_id: uuid.UUID,
+        trace_id: str | None = None,
+        user_id: uuid.UUID | None = None,
+        session_id: uuid.UUID | None = None,
+        parent_span_id: str | None = None,
+    ) -> None:
+        self.db = db
+        self.tenant_id = tenant_id
+        self.trace_id = trace_id or new_trace_id()
+        self.user_id = user_id
+        self.session_id = session_id
+        self._stack: list[str] = [parent_span_id] if parent_span_id else []
+
+    @contextmanager
+    def span(
+        self, name: str, *, kind: str = "internal", attributes: dict[str, Any] | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """Yields the attribute dict; add to it inside the block. The row is flushed at exit."""
+        span_id = new_span_id()
+        parent = self._stack[-1] if self._stack else None
+        attrs: dict[str, Any] = dict(attributes or {})
+        started = datetime.now(UTC)
+        t0 = time.perf_counter()
+        status = "ok"
+        self._stack.append(span_id)
+        with _tracer.start_as_current_span(name) as otel_span:
+            try:
+                yield attrs
+            except BaseException as exc:
+                status = "error"
+                attrs["error.type"] = type(exc).__name__
+                raise
+            finally:
+                self._stack.pop()
+                ended = started + timedelta(seconds=time.perf_counter() - t0)
+                attrs = _jsonable(attrs)
+                for key, value in attrs.items():
+                    if isinstance(value, str | int | float | bool):
+                        otel_span.set_attribute(key, value)
+                otel_span.set_attribute("capture.trace_id", self.trace_id)
+                otel_span.set_attribute("capture.span_id", span_id)
+                if status == "ok" or self.db.is_active:
+                    self.db.add(
+                        SpanRow(
+                            span_id=span_id,
+                            trace_id=self.trace_id,
+                            parent_span_id=parent,
+                            tenant_id=self.tenant_id,
+                            user_id=self.user_id,
+                            session_id=self.session_id,
+                            name=name,
+                            kind=kind,
+                            started_at=started,
+                            ended_at=ended,
+                            status=status,
+                            attributes=attrs,
+                        )
+                    )
+
+    @property
+    def current_span_id(self) -> str | None:
+        return self._stack[-1] if self._stack else None
+
+
+def _jsonable(attrs: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in attrs.items():
+        if isinstance(value, uuid.UUID):
+            out[key] = str(value)
+        elif isinstance(value, list | tuple):
+            out[key] = [str(v) if isinstance(v, uuid.UUID) else v for v in value]
+        elif isinstance(value, datetime):
+            out[key] = value.isoformat()
+        else:
+            out[key] = value
+    return out
+
+
+def configure_otlp_export(endpoint: str | None, service_name: str) -> None:
+    """Export spans over OTLP/HTTP when an endpoint is configured; otherwise a no-op tracer."""
+    if not endpoint:
+        return
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+    provider = TracerProvider(resource=Resource.create({"service.name": service_name}))
+    provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=endpoint)))
+    trace.set_tracer_provider(provider)

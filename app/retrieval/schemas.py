@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.core.config import get_settings
+from app.events.schemas import EXTERNAL_ID, check_text_size
+
+
+class RetrieveRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: str = Field(pattern=EXTERNAL_ID)
+    session_id: str = Field(pattern=EXTERNAL_ID)
+    query: str = Field(min_length=1)
+    domain: str | None = Field(default=None, max_length=64, pattern=r"^[a-z0-9_\-]+$")
+    k: int = Field(default=12, ge=1, le=50)
+    mode: Literal["tool", "context"] = Field(
+        default="tool",
+        description="`tool`: an agent's memory-search tool call; `context`: the framework's "
+        "context assembly. Both are recorded, so no retrieval is implicit.",
+    )
+    at: datetime | None = Field(
+        default=None, description="Score decay at this time (default: now). Must have a timezone."
+    )
+
+    @field_validator("query")
+    @classmethod
+    def _query_size(cls, value: str) -> str:
+        return check_text_size(value, get_settings().max_query_bytes, "query")
+
+    @field_validator("at")
+    @classmethod
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        if value is not None and value.utcoffset() is None:
+            raise ValueError("at must include a timezone")
+        return value
+
+
+class ScoreComponents(BaseModel):
+    similarity: float
+    decayed_confidence: float
+    scope_match: float
+    influence_prior: float
+
+
+class RetrievedMemory(BaseModel):
+    node_id: uuid.UUID
+    claim: str | None
+    subject: str
+    value: str | None
+    direction: str
+    scope: str
+    layer: str
+    origin: str
+    score: float
+    components: ScoreComponents
+    recorded_at: datetime
+
+
+class RetrieveResponse(BaseModel):
+    retrieval_id: uuid.UUID
+    trace_id: str
+    mode: str
+    memories: list[RetrievedMemory]

