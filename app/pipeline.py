@@ -22,8 +22,9 @@ import logging
 import time
 import uuid
 from dataclasses import dataclass, field
+from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.core.config import get_settings
@@ -44,6 +45,10 @@ log = logging.getLogger(__name__)
 
 PROCESS_EVENT_TASK = "capture.process_event"
 SWEEP_QUARANTINE_TASK = "capture.sweep_quarantine"
+REQUEUE_STALE_TASK = "capture.requeue_stale_events"
+# An event still pending this long after it was accepted lost its task (a broker outage,
+# say); the periodic requeue hands it to the workers again. Processing is idempotent.
+STALE_PENDING_AFTER = timedelta(minutes=5)
 
 
 @dataclass(slots=True)
@@ -225,3 +230,23 @@ def sweep_quarantine() -> int:
     """Periodic task: evict every quarantined node whose retention fell below φ by now."""
     with session_scope() as db:
         return len(ledger_service.evict_expired_quarantine(db, None, utcnow()))
+
+
+def requeue_stale_events(limit: int = 1000) -> int:
+    """Enqueue again the last stale pending event of each user (it processes earlier ones)."""
+    with session_scope() as db:
+        rows = db.execute(
+            select(Event.user_id, func.max(Event.seq))
+            .where(Event.status == EventStatus.pending.value,
+                   Event.received_at < utcnow() - STALE_PENDING_AFTER)
+            .group_by(Event.user_id)
+            .limit(limit)
+        ).all()
+        event_ids = [
+            db.scalar(select(Event.id).where(Event.user_id == user_id, Event.seq == seq))
+            for user_id, seq in rows
+        ]
+    for event_id in event_ids:
+        if event_id is not None:
+            enqueue_process_event(event_id)
+    return len(event_ids)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from celery import Celery
+from celery.signals import worker_process_init
 
 from app.core.config import get_settings
 
@@ -22,5 +23,14 @@ celery_app.conf.update(
             "task": "capture.sweep_quarantine",
             "schedule": settings.quarantine_sweep_interval_s,
         },
+        "requeue-stale-events": {"task": "capture.requeue_stale_events", "schedule": 60.0},
     },
 )
+
+
+@worker_process_init.connect
+def _init_worker_process(**_: object) -> None:
+    """Each worker process exports its spans over OTLP too, when configured."""
+    from app.provenance.spans import configure_otlp_export
+
+    configure_otlp_export(settings.otlp_endpoint, settings.service_name)

@@ -36,3 +36,8 @@ def process_event(self: Task, event_id: str) -> None:  # type: ignore[type-arg,u
 @celery_app.task(name=pipeline.SWEEP_QUARANTINE_TASK, acks_late=True)
 def sweep_quarantine() -> int:
     return pipeline.sweep_quarantine()
+
+
+@celery_app.task(name=pipeline.REQUEUE_STALE_TASK, acks_late=True)
+def requeue_stale_events() -> int:
+    return pipeline.requeue_stale_events()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from app.core.auth import create_api_key, get_or_create_tenant
 from app.core.db import get_engine, session_scope
@@ -20,6 +20,8 @@ def migrate() -> None:
 def ensure_admin_key() -> str | None:
     """The raw admin key when one was just created (print it once), else None."""
     with session_scope() as db:
+        # Replicas starting together must not each create a first key.
+        db.execute(text("SELECT pg_advisory_xact_lock(4242001)"))
         if (db.scalar(select(func.count()).select_from(ApiKey)) or 0) > 0:
             return None
         tenant = get_or_create_tenant(db, DEFAULT_TENANT)

@@ -37,9 +37,6 @@ class Settings(BaseSettings):
     # Input limits (bytes of UTF-8 text unless noted).
     max_event_text_bytes: int = 32 * 1024
     max_query_bytes: int = 4 * 1024
-    max_claim_chars: int = 512
-    max_retrieve_k: int = 50
-    max_page_size: int = 500
     # ?wait=true on POST /v1/events waits at most this long for the decision.
     write_wait_timeout_s: float = Field(default=10.0, ge=0.0, le=60.0)
 

@@ -44,6 +44,7 @@ def get_engine() -> Engine:
             _engine = create_engine(
                 resolve_database_url(settings),
                 pool_pre_ping=True,
+                hide_parameters=True,  # errors must not carry memory text into logs
                 pool_size=10,
                 max_overflow=10,
             )

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine
 
-from app.core.config import REPO_ROOT
+import migrations
 
 
 def alembic_config() -> Config:
-    cfg = Config(str(REPO_ROOT / "alembic.ini"))
-    cfg.set_main_option("script_location", str(REPO_ROOT / "migrations"))
+    """Alembic config that finds the migrations shipped in the package (no alembic.ini needed)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(migrations.__file__).parent))
     return cfg
 
 

@@ -211,7 +211,7 @@ class TestClarify:
             name, version, layered, guard_stable = "unsure_test", "1", True, False
 
             def decide(self, gate_input: GateInput) -> GateDecision:
-                return GateDecision(Action.clarify, {a: 1 / 6 for a in ACTIONS}, 0.5, [])
+                return GateDecision(Action.clarify, dict.fromkeys(ACTIONS, 1 / 6), 0.5, [])
 
         policies.POLICIES["unsure_test"] = Unsure  # type: ignore[assignment]
         try:
@@ -226,3 +226,31 @@ class TestClarify:
         assert "Prefers detailed answer_length" in question.question
         assert driver.db.get(Decision, driver.decisions[-1]).entropy > 1.7  # type: ignore[union-attr]
         assert driver.active() == [("answer_length", "short", "global")]
+
+
+class TestStalePendingEventsAreRequeued:
+    def test_requeue_processes_a_lost_event(self, db: object) -> None:
+        from datetime import UTC, datetime
+
+        from sqlalchemy.orm import Session
+
+        from app import pipeline
+        from app.core.auth import get_or_create_tenant
+        from app.events import repository as events_repository
+        from app.models import Event
+
+        assert isinstance(db, Session)
+        tenant = get_or_create_tenant(db, "requeue")
+        user = events_repository.get_or_create_user(db, tenant.id, "lost")
+        session = events_repository.get_or_create_session(db, user, "s")
+        event = Event(tenant_id=tenant.id, user_id=user.id, session_id=session.id,
+                      seq=events_repository.next_seq(db, user.id), origin="user",
+                      text="I prefer short answers.", text_sha256="0" * 64,
+                      occurred_at=datetime(2026, 1, 1, tzinfo=UTC), trace_id="a" * 32,
+                      received_at=datetime(2026, 1, 1, tzinfo=UTC))
+        db.add(event)
+        db.commit()
+        assert pipeline.requeue_stale_events() == 1
+        db.expire_all()
+        assert db.get(Event, event.id).status == "processed"  # type: ignore[union-attr]
+        assert pipeline.requeue_stale_events() == 0
