@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,9 @@ def embedded_database_url(data_dir: Path, database: str = "capture") -> str:
         if server is None:
             data_dir.parent.mkdir(parents=True, exist_ok=True)
             get_server = pg.get_server  # type: ignore[attr-defined]
-            server = get_server(str(data_dir), cleanup_mode="stop")
+            with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
+                warnings.simplefilter("ignore")
+                server = get_server(str(data_dir), cleanup_mode="stop")
             _servers[data_dir] = server
     base_uri: str = server.get_uri()
     with psycopg.connect(base_uri, autocommit=True) as conn:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Protocol
 
@@ -89,6 +90,37 @@ class HashingEmbedder:
         return _normalize(out)
 
 
+class CachedEmbedder:
+    """An LRU cache in front of an embedder: canonical claims and probe queries repeat a lot."""
+
+    def __init__(self, inner: Embedder, capacity: int = 8192) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self._capacity = capacity
+        self._cache: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        with self._lock:
+            rows = {t: self._cache.get(t) for t in texts}
+        missing = [t for t in dict.fromkeys(texts) if rows[t] is None]
+        if missing:
+            computed = self.inner.embed(missing)
+            with self._lock:
+                for text, row in zip(missing, computed, strict=True):
+                    rows[text] = row
+                    self._cache[text] = row
+                    if len(self._cache) > self._capacity:
+                        self._cache.popitem(last=False)
+        with self._lock:
+            for text in texts:
+                if text in self._cache:
+                    self._cache.move_to_end(text)
+        if not texts:
+            return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
+        return np.stack([rows[t] for t in texts]).astype(np.float32)  # type: ignore[misc]
+
+
 def _normalize(matrix: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     normalized: npt.NDArray[np.float32] = (matrix / np.clip(norms, 1e-12, None)).astype(
@@ -102,9 +134,8 @@ def get_embedder(name: str | None = None) -> Embedder:
     from app.core.config import get_settings
 
     choice = name or get_settings().embedder
-    if choice == "hashing":
-        return HashingEmbedder()
-    return MiniLMOnnxEmbedder()
+    inner: Embedder = HashingEmbedder() if choice == "hashing" else MiniLMOnnxEmbedder()
+    return CachedEmbedder(inner)
 
 
 def embed_one(text: str) -> list[float]:

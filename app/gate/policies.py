@@ -58,7 +58,8 @@ class GateDecision:
 
     @property
     def entropy(self) -> float:
-        return -sum(p * math.log(p) for p in self.probabilities.values() if p > 0.0)
+        entropy = -sum(p * math.log(p) for p in self.probabilities.values() if p > 0.0)
+        return max(entropy, 0.0)  # never -0.0 for a one-hot distribution
 
 
 class AdmissionPolicy(Protocol):
