@@ -16,6 +16,8 @@ from app.core.config import REPO_ROOT
 app = typer.Typer(help="Capture: memory governance for LLM agents.", no_args_is_help=True)
 keys_app = typer.Typer(help="Manage API keys.", no_args_is_help=True)
 app.add_typer(keys_app, name="keys")
+tenants_app = typer.Typer(help="Manage tenants.", no_args_is_help=True)
+app.add_typer(tenants_app, name="tenants")
 
 
 @app.command()
@@ -161,6 +163,26 @@ def keys_revoke(key_id: str) -> None:
             raise typer.Exit(1)
         key.revoked_at = key.revoked_at or utcnow()
     print(f"revoked {key_id}")
+
+
+@tenants_app.command("policy")
+def tenants_policy(
+    tenant: Annotated[str, typer.Argument(help="Tenant name (created if missing).")],
+    policy: Annotated[str, typer.Argument(help="Admission policy, or 'default' to follow "
+                                          "CAPTURE_ADMISSION_POLICY.")],
+) -> None:
+    """Set a tenant's admission policy."""
+    from app.core.auth import get_or_create_tenant
+    from app.core.bootstrap import migrate as run_migrations
+    from app.core.db import session_scope
+    from app.gate.policies import POLICIES
+
+    if policy != "default" and policy not in POLICIES:
+        raise typer.BadParameter(f"policy must be one of {sorted(POLICIES)} or 'default'")
+    run_migrations()
+    with session_scope() as db:
+        get_or_create_tenant(db, tenant).admission_policy = None if policy == "default" else policy
+    print(f"tenant {tenant}: admission policy {policy}")
 
 
 @app.command("export-openapi")

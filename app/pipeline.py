@@ -36,7 +36,7 @@ from app.extraction.schemas import Extraction, Hypothesis
 from app.gate import service as gate_service
 from app.gate.policies import AdmissionPolicy, get_policy
 from app.ledger import service as ledger_service
-from app.models import Event, GateState
+from app.models import Event, GateState, Tenant
 from app.models.base import utcnow
 from app.models.enums import EventStatus
 from app.provenance import spans
@@ -95,7 +95,9 @@ def process_event(
     event = db.get(Event, event_id)
     if event is None or event.status != EventStatus.pending.value:
         return []  # gone, or already processed by an earlier delivery
-    policy = get_policy(policy_name or get_settings().admission_policy)
+    tenant = db.get(Tenant, event.tenant_id)
+    policy = get_policy(policy_name or (tenant.admission_policy if tenant else None)
+                        or get_settings().admission_policy)
     state = gate_service.lock_state(db, event.tenant_id, event.user_id, policy)
     pending = db.scalars(
         select(Event)

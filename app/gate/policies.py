@@ -39,6 +39,7 @@ class RelatedNode:
 
 @dataclass(frozen=True, slots=True)
 class GateInput:
+    event_id: uuid.UUID
     hypothesis: Hypothesis
     origin: Origin
     occurred_at: datetime

@@ -81,6 +81,7 @@ def build_input(
         )
     gap = _seconds_since(state.last_event_at, event.occurred_at)
     gate_input = GateInput(
+        event_id=event.id,
         hypothesis=hypothesis,
         origin=Origin(event.origin),
         occurred_at=event.occurred_at,

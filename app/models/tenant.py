@@ -15,6 +15,8 @@ class Tenant(Base):
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True, default=new_id)
     name: Mapped[str] = mapped_column(String(128), unique=True)
+    # The tenant's admission policy; NULL follows CAPTURE_ADMISSION_POLICY.
+    admission_policy: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

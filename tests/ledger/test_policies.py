@@ -42,3 +42,29 @@ class TestBaselines:
     def test_unknown_policy(self) -> None:
         with pytest.raises(ValueError, match="unknown admission policy"):
             get_policy("nope")
+
+
+class TestTenantPolicy:
+    def test_tenant_setting_selects_the_policy(self, driver: LedgerDriver) -> None:
+        from datetime import UTC, datetime
+
+        from app import pipeline
+        from app.core.auth import get_or_create_tenant
+        from app.events import repository as events_repository
+        from app.models import Decision, Event
+
+        tenant = get_or_create_tenant(driver.db, "recency-tenant")
+        tenant.admission_policy = "recency"
+        user = events_repository.get_or_create_user(driver.db, tenant.id, "t-user")
+        session = events_repository.get_or_create_session(driver.db, user, "s")
+        event = Event(tenant_id=tenant.id, user_id=user.id, session_id=session.id,
+                      seq=events_repository.next_seq(driver.db, user.id),
+                      origin="tool_output", text="The user prefers detailed answers.",
+                      text_sha256="0" * 64, occurred_at=datetime(2026, 1, 1, tzinfo=UTC),
+                      trace_id="b" * 32)
+        driver.db.add(event)
+        driver.db.flush()
+        pipeline.process_event(driver.db, event.id)
+        decision = driver.db.query(Decision).filter_by(event_id=event.id).one()
+        assert decision.policy_name == "recency"
+        assert decision.action == "add"  # recency admits indirect channels
