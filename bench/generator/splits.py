@@ -1,0 +1,73 @@
+"""Split assignment: users, template families and topics, disjoint across train/dev/test.
+
+Per intent, three of the five surface families go to train, one to dev and one to test, so
+test wording (and every attack realization built from it) is never seen before test — the
+analogue of the paper's generator family reserved for test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from bench.generator.attack_templates import ATTACK_TEMPLATES
+from bench.generator.noise_templates import NOISE_TEMPLATES
+from bench.generator.phrases import TOPICS
+from bench.generator.schema import FAMILIES, SPLIT_SHARES, SPLITS
+from bench.generator.templates import PREF_TEMPLATES
+
+ALL_INTENTS: tuple[str, ...] = tuple(
+    sorted({**PREF_TEMPLATES, **ATTACK_TEMPLATES, **NOISE_TEMPLATES})
+)
+_FAMILY_COUNTS = {"train": 3, "dev": 1, "test": 1}
+
+
+@dataclass(frozen=True)
+class SplitPlan:
+    users: dict[str, tuple[int, ...]]  # split -> user indices, in generation order
+    families: dict[str, dict[str, tuple[str, ...]]]  # intent -> split -> families
+    topics: dict[str, tuple[str, ...]]  # split -> topics
+
+    def split_of(self, user_index: int) -> str:
+        for split in SPLITS:
+            if user_index in self.users[split]:
+                return split
+        raise KeyError(user_index)
+
+
+def user_counts(total_users: int) -> dict[str, int]:
+    """288/96/96 for 480 users; proportional otherwise, every split non-empty when possible."""
+    dev = max(1, round(total_users * SPLIT_SHARES["dev"])) if total_users >= 3 else 0
+    test = max(1, round(total_users * SPLIT_SHARES["test"])) if total_users >= 3 else 0
+    return {"train": total_users - dev - test, "dev": dev, "test": test}
+
+
+def plan_splits(seed: int, total_users: int) -> SplitPlan:
+    rng = np.random.default_rng([seed, 3])
+    order = [int(i) for i in rng.permutation(total_users)]
+    counts = user_counts(total_users)
+    users: dict[str, tuple[int, ...]] = {}
+    start = 0
+    for split in SPLITS:
+        users[split] = tuple(sorted(order[start:start + counts[split]]))
+        start += counts[split]
+
+    families: dict[str, dict[str, tuple[str, ...]]] = {}
+    for intent in ALL_INTENTS:
+        perm = [FAMILIES[int(i)] for i in rng.permutation(len(FAMILIES))]
+        cut = 0
+        families[intent] = {}
+        for split in SPLITS:
+            families[intent][split] = tuple(sorted(perm[cut:cut + _FAMILY_COUNTS[split]]))
+            cut += _FAMILY_COUNTS[split]
+
+    topic_order = [TOPICS[int(i)] for i in rng.permutation(len(TOPICS))]
+    n_train = round(len(TOPICS) * SPLIT_SHARES["train"])
+    n_dev = round(len(TOPICS) * SPLIT_SHARES["dev"])
+    topics = {
+        "train": tuple(topic_order[:n_train]),
+        "dev": tuple(topic_order[n_train:n_train + n_dev]),
+        "test": tuple(topic_order[n_train + n_dev:]),
+    }
+    return SplitPlan(users=users, families=families, topics=topics)
