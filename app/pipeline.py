@@ -187,6 +187,8 @@ def apply_hypothesis(
     ) as attrs:
         gate_input, nodes = gate_service.build_input(db, event, hypothesis, embedding, state)
         decision = policy.decide(gate_input)
+        if decision.latent is not None:
+            state.latent = decision.latent  # advanced atomically with the decision
         decision_row = gate_service.persist_decision(db, event, hypothesis_row, decision, policy)
         attrs.update(
             {

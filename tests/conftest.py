@@ -25,7 +25,8 @@ from app.core.migrate import upgrade_to_head
 from app.main import create_app
 from app.models.enums import Role
 
-TEST_DATABASE = "capture_test"
+# One database per test process, so concurrent runs on one machine never collide.
+TEST_DATABASE = f"capture_test_{os.getpid()}"
 
 
 def _server_uri() -> str:
@@ -50,6 +51,11 @@ def fresh_database(server_uri: str, name: str) -> str:
     return to_sqlalchemy_url(server_uri, name)
 
 
+def drop_database(server_uri: str, name: str) -> None:
+    with psycopg.connect(server_uri, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 @pytest.fixture(scope="session")
 def server_uri() -> str:
     return _server_uri()
@@ -61,6 +67,7 @@ def engine(server_uri: str) -> Iterator[Engine]:
     upgrade_to_head(eng)
     yield eng
     eng.dispose()
+    drop_database(server_uri, TEST_DATABASE)
 
 
 @pytest.fixture

@@ -47,6 +47,9 @@ class GateInput:
     seconds_since_last_event: float | None
     new_session: bool
     related: tuple[RelatedNode, ...]
+    # The policy's own per-user latent state as it last stored it (None: none yet). Only a
+    # state written by this policy name and version is ever passed in.
+    latent: bytes | None = None
 
 
 @dataclass(slots=True)
@@ -56,6 +59,8 @@ class GateDecision:
     authenticity: float
     targets: list[uuid.UUID] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
+    # The latent state to persist after this decision (None: keep what is stored).
+    latent: bytes | None = None
 
     @property
     def entropy(self) -> float:

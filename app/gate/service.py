@@ -88,6 +88,7 @@ def build_input(
         seconds_since_last_event=gap,
         new_session=state.last_session_id is not None and state.last_session_id != event.session_id,
         related=tuple(related),
+        latent=state.latent,
     )
     return gate_input, nodes
 

@@ -23,10 +23,10 @@ from sqlalchemy import create_engine, text
 
 from app.core.config import REPO_ROOT
 from app.core.migrate import upgrade_to_head
-from tests.conftest import fresh_database
+from tests.conftest import drop_database, fresh_database
 
 SECRET = "integration-test-secret"
-IT_DATABASE = "capture_it"
+IT_DATABASE = f"capture_it_{os.getpid()}"
 
 
 def _free_port() -> int:
@@ -156,6 +156,7 @@ def stack(server_uri: str, redis_url: str) -> Iterator[Stack]:
             proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
             proc.kill()
+    drop_database(server_uri, IT_DATABASE)
 
 
 def _wait_ready(s: Stack, timeout_s: float = 60.0) -> None:
