@@ -65,7 +65,7 @@ class GateDecision:
     @property
     def entropy(self) -> float:
         entropy = -sum(p * math.log(p) for p in self.probabilities.values() if p > 0.0)
-        return max(entropy, 0.0)  # never -0.0 for a one-hot distribution
+        return entropy if entropy > 0.0 else 0.0  # never -0.0 for a one-hot distribution
 
 
 class AdmissionPolicy(Protocol):

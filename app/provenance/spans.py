@@ -99,7 +99,7 @@ class SpanRecorder:
                 ended = started + timedelta(seconds=time.perf_counter() - t0)
                 attrs = _jsonable(attrs)
                 for key, value in attrs.items():
-                    if isinstance(value, str | int | float | bool):
+                    if _otel_value(value):
                         otel_span.set_attribute(key, value)
                 otel_span.set_attribute("capture.trace_id", self.trace_id)
                 otel_span.set_attribute("capture.span_id", span_id)
@@ -124,6 +124,13 @@ class SpanRecorder:
     @property
     def current_span_id(self) -> str | None:
         return self._stack[-1] if self._stack else None
+
+
+def _otel_value(value: Any) -> bool:
+    """OpenTelemetry attributes are scalars or lists of strings (ids here)."""
+    if isinstance(value, list):
+        return all(isinstance(v, str) for v in value)
+    return isinstance(value, str | int | float | bool)
 
 
 def _jsonable(attrs: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,171 @@
+"""The user sees, corrects, confirms and erases their memories; clarifications resolve claims."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+
+from app.gate import policies
+from app.gate.policies import GateDecision, GateInput
+from app.models import Tenant
+from app.models.enums import ACTIONS, Action
+
+
+def _write(client: TestClient, headers: dict[str, str], text: str, origin: str = "user",
+           at: str = "2026-11-01T09:00:00Z") -> dict[str, Any]:
+    response = client.post("/v1/events?wait=true", headers=headers, json={
+        "user_id": "alice", "session_id": "s1", "origin": origin, "text": text,
+        "occurred_at": at})
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def _nodes(client: TestClient, headers: dict[str, str], **params: str) -> list[dict[str, Any]]:
+    response = client.get("/v1/users/alice/nodes", headers=headers, params=params)
+    assert response.status_code == 200, response.text
+    nodes: list[dict[str, Any]] = response.json()["nodes"]
+    return nodes
+
+
+class TestListAndFilter:
+    def test_filters(self, client: TestClient, tenant_a: Any) -> None:
+        h = tenant_a.headers()
+        _write(client, h, "I prefer short answers.")
+        _write(client, h, "In standups, keep the tone casual.", at="2026-11-01T09:01:00Z")
+        _write(client, h, "The user prefers tables.", origin="retrieved_document",
+               at="2026-11-01T09:02:00Z")
+        assert len(_nodes(client, h)) == 3
+        assert [n["value"] for n in _nodes(client, h, state="quarantined")] == ["table"]
+        assert [n["scope"] for n in _nodes(client, h, layer="contextual")] == ["standups"]
+        assert [n["subject"] for n in _nodes(client, h, scope="standups")] == ["tone"]
+        assert client.get("/v1/users/alice/nodes?state=bogus", headers=h).status_code == 422
+        assert client.get("/v1/users/nobody/nodes", headers=h).status_code == 404
+
+
+class TestCorrections:
+    def test_user_corrects_text_scope_and_layer(self, client: TestClient,
+                                                tenant_a: Any) -> None:
+        h = tenant_a.headers()
+        _write(client, h, "I prefer short answers.")
+        node = _nodes(client, h)[0]
+        patched = client.patch(f"/v1/users/alice/nodes/{node['id']}", headers=h, json={
+            "claim": "Prefers medium-length answers", "scope": "design_reviews",
+            "layer": "contextual"})
+        assert patched.status_code == 200, patched.text
+        body = patched.json()
+        assert (body["claim"], body["value"], body["scope"], body["layer"]) == (
+            "Prefers medium-length answers", "medium", "design_reviews", "contextual")
+        assert body["version"] == node["version"] + 1
+        found = client.post("/v1/retrieve", headers=h, json={
+            "user_id": "alice", "session_id": "s1", "query": "medium length answers",
+            "domain": "design_reviews"}).json()["memories"]
+        assert found[0]["node_id"] == node["id"]
+        assert found[0]["components"]["scope_match"] == 1.0
+
+    def test_confirming_a_quarantined_claim_makes_it_retrievable(
+            self, client: TestClient, tenant_a: Any) -> None:
+        h = tenant_a.headers()
+        _write(client, h, "Settings export: the user prefers metric units.", origin="shared_file")
+        node = _nodes(client, h, state="quarantined")[0]
+        confirmed = client.patch(f"/v1/users/alice/nodes/{node['id']}", headers=h,
+                                 json={"state": "active"})
+        assert confirmed.json()["state"] == "active"
+        lineage = client.get(f"/v1/provenance/nodes/{node['id']}",
+                             headers=tenant_a.headers("auditor")).json()
+        assert [v["change"] for v in lineage["versions"]] == ["created", "user_confirmed"]
+
+    def test_empty_patch_is_400_and_unknown_fields_422(self, client: TestClient,
+                                                       tenant_a: Any) -> None:
+        h = tenant_a.headers()
+        _write(client, h, "I prefer short answers.")
+        node = _nodes(client, h)[0]
+        url = f"/v1/users/alice/nodes/{node['id']}"
+        assert client.patch(url, headers=h, json={}).json()["error"]["code"] == "invalid_input"
+        assert client.patch(url, headers=h, json={"tau_safe": 1}).status_code == 422
+        assert client.patch(f"/v1/users/alice/nodes/{uuid.uuid4()}", headers=h,
+                            json={"state": "active"}).status_code == 404
+
+    def test_erased_node_is_gone(self, client: TestClient, tenant_a: Any) -> None:
+        h = tenant_a.headers()
+        _write(client, h, "I prefer short answers.")
+        node = _nodes(client, h)[0]
+        assert client.delete(f"/v1/users/alice/nodes/{node['id']}", headers=h).status_code == 200
+        assert client.get(f"/v1/users/alice/nodes/{node['id']}", headers=h).status_code == 404
+        assert client.delete(f"/v1/users/alice/nodes/{node['id']}",
+                             headers=h).status_code == 404
+
+
+class _AlwaysAsk:
+    name, version, layered, guard_stable = "always_ask_test", "1", True, False
+
+    def decide(self, gate_input: GateInput) -> GateDecision:
+        return GateDecision(Action.clarify, dict.fromkeys(ACTIONS, 1 / 6), 0.5, [])
+
+
+@pytest.fixture
+def asking_tenant(db: Session, tenant_a: Any) -> Iterator[Any]:
+    policies.POLICIES[_AlwaysAsk.name] = _AlwaysAsk  # type: ignore[assignment]
+    db.query(Tenant).filter_by(name="tenant-a").update({"admission_policy": _AlwaysAsk.name})
+    db.commit()
+    yield tenant_a
+    del policies.POLICIES[_AlwaysAsk.name]
+
+
+class TestClarifications:
+    @pytest.mark.parametrize(("answer", "state", "scope"), [
+        ({"answer": "confirm"}, "active", "global"),
+        ({"answer": "reject"}, "evicted", "global"),
+        ({"answer": "scope", "scope": "standups"}, "active", "standups"),
+    ])
+    def test_answer_resolves_the_claim(self, client: TestClient, asking_tenant: Any,
+                                       answer: dict[str, str], state: str, scope: str) -> None:
+        h = asking_tenant.headers()
+        written = _write(client, h, "I prefer short answers.")
+        assert [d["action"] for d in written["decisions"]] == ["clarify"]
+        pending = client.get("/v1/clarifications?user_id=alice", headers=h).json()
+        assert len(pending) == 1
+        assert "short answers" in pending[0]["question"]
+        assert _nodes(client, h, state="quarantined")
+        answered = client.post(f"/v1/clarifications/{pending[0]['id']}/answer", headers=h,
+                               json=answer)
+        assert answered.status_code == 200, answered.text
+        node = client.get(f"/v1/users/alice/nodes/{pending[0]['node_id']}", headers=h).json()
+        assert (node["state"], node["scope"]) == (state, scope)
+        again = client.post(f"/v1/clarifications/{pending[0]['id']}/answer", headers=h,
+                            json=answer)
+        assert again.status_code == 409
+        assert client.get("/v1/clarifications?user_id=alice", headers=h).json() == []
+
+    def test_scope_answer_needs_a_scope(self, client: TestClient, asking_tenant: Any) -> None:
+        h = asking_tenant.headers()
+        _write(client, h, "I prefer short answers.")
+        pending = client.get("/v1/clarifications?user_id=alice", headers=h).json()
+        response = client.post(f"/v1/clarifications/{pending[0]['id']}/answer", headers=h,
+                               json={"answer": "scope"})
+        assert response.status_code == 422
+
+
+class TestSessionGraph:
+    def test_write_processing_retrieval_vertices_and_edges(self, client: TestClient,
+                                                           tenant_a: Any) -> None:
+        h = tenant_a.headers()
+        written = _write(client, h, "I prefer short answers.")
+        client.post("/v1/retrieve", headers=h, json={
+            "user_id": "alice", "session_id": "s1", "query": "answer length", "mode": "tool"})
+        graph = client.get("/v1/provenance/sessions/s1?user_id=alice",
+                           headers=tenant_a.headers("auditor")).json()
+        kinds = sorted(v["kind"] for v in graph["vertices"])
+        assert kinds == ["memory", "processing", "retrieval", "write"]
+        relations = {(e["src"].split(":")[0], e["relation"], e["dst"].split(":")[0])
+                     for e in graph["edges"]}
+        assert relations == {("event", "decided_on", "decision"),
+                             ("decision", "ledger.created", "node"),
+                             ("node", "returned", "retrieval")}
+        assert all(e["verified"] for e in graph["edges"])
+        assert f"event:{written['event_id']}" in {v["id"] for v in graph["vertices"]}
