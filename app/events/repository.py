@@ -13,6 +13,9 @@ from app.models import AgentSession, Decision, Event, HypothesisRow, NodeVersion
 
 
 def get_or_create_user(db: Session, tenant_id: uuid.UUID, external_id: str) -> User:
+    existing = find_user(db, tenant_id, external_id)
+    if existing is not None:
+        return existing
     db.execute(
         pg_insert(User)
         .values(id=uuid.uuid4(), tenant_id=tenant_id, external_id=external_id, event_seq=0)
@@ -32,6 +35,9 @@ def find_user(db: Session, tenant_id: uuid.UUID, external_id: str) -> User | Non
 
 
 def get_or_create_session(db: Session, user: User, external_id: str) -> AgentSession:
+    existing = find_session(db, user, external_id)
+    if existing is not None:
+        return existing
     db.execute(
         pg_insert(AgentSession)
         .values(id=uuid.uuid4(), tenant_id=user.tenant_id, user_id=user.id, external_id=external_id)

@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Sequence
 
 from sqlalchemy import select, text
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, defer
 
 from app.models import Node, Retrieval, RetrievalResult
 from app.models.enums import NodeState
@@ -17,11 +17,12 @@ def candidates(
 ) -> Sequence[tuple[Node, float]]:
     """Nearest active nodes of one user by cosine distance, with their similarity."""
     # Filtered HNSW scans can stop short of `limit`; iterative scan keeps going (pgvector ≥0.8).
-    db.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
-    db.execute(text("SET LOCAL hnsw.ef_search = 100"))
+    db.execute(text("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+                    "set_config('hnsw.ef_search', '100', true)"))
     distance = Node.embedding.cosine_distance(query)
     rows = db.execute(
         select(Node, distance.label("distance"))
+        .options(defer(Node.embedding))  # scoring needs the distance, not the vector
         .where(
             Node.tenant_id == tenant_id,
             Node.user_id == user_id,
