@@ -50,8 +50,12 @@ def lock_state(
 def build_input(
     db: Session, event: Event, hypothesis: Hypothesis, embedding: list[float], state: GateState
 ) -> tuple[GateInput, dict[uuid.UUID, Node]]:
+    # Nodes this same event wrote are siblings from one sentence ("I switched from yoga to
+    # swimming": prefer swimming, avoid yoga), never evidence for or against each other.
     nodes = {
-        n.id: n for n in ledger_repository.nodes_for_subject(db, event.user_id, hypothesis.subject)
+        n.id: n
+        for n in ledger_repository.nodes_for_subject(db, event.user_id, hypothesis.subject)
+        if n.created_by_event_id != event.id
     }
     query = np.asarray(embedding, dtype=np.float32)
     new_fields = ClaimFields(hypothesis.subject, hypothesis.value, hypothesis.direction.value)

@@ -186,7 +186,8 @@ def _new_node(ctx: ApplyContext, state: NodeState) -> Node:
     ctx.db.add(node)
     ctx.db.flush()
     ctx.nodes[node.id] = node
-    repository.add_version(ctx.db, node, "created", ctx.at, ctx.event.id, ctx.decision_row.id)
+    repository.add_version(ctx.db, node, "created" if active else "quarantined", ctx.at,
+                           ctx.event.id, ctx.decision_row.id)
     repository.add_lineage(
         ctx.db, node.id, ctx.event.id, "wrote", ctx.hypothesis_row.id, ctx.decision_row.id
     )

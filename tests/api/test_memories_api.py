@@ -78,7 +78,7 @@ class TestCorrections:
         assert confirmed.json()["state"] == "active"
         lineage = client.get(f"/v1/provenance/nodes/{node['id']}",
                              headers=tenant_a.headers("auditor")).json()
-        assert [v["change"] for v in lineage["versions"]] == ["created", "user_confirmed"]
+        assert [v["change"] for v in lineage["versions"]] == ["quarantined", "user_confirmed"]
 
     def test_empty_patch_is_400_and_unknown_fields_422(self, client: TestClient,
                                                        tenant_a: Any) -> None:

@@ -1,0 +1,159 @@
+"""`capture bench …`: generate, prefguard, external. app/cli.py mounts this app under `bench`."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from bench.generator.cli import generate_command
+
+app = typer.Typer(help="D-PrefGuard benchmark and third-party episodes.", no_args_is_help=True)
+app.command("generate")(generate_command)
+
+ALL_METHODS = "full_history,recency,provenance_only,statemem,static_summary,oracle"
+DEFAULT_JOBS = min(2, os.cpu_count() or 1)
+
+MethodsOption = Annotated[
+    str, typer.Option("--methods", help="Comma-separated admission policies to compare.")
+]
+JobsOption = Annotated[
+    int, typer.Option("--jobs", min=1, help="Worker processes (one method each at a time).")
+]
+ReplicatesOption = Annotated[
+    int, typer.Option("--replicates", min=100, help="User-level bootstrap replicates.")
+]
+
+
+@app.callback()
+def _group() -> None:
+    """Benchmark commands."""  # keeps sub-commands named when mounted
+
+
+def _methods(value: str) -> list[str]:
+    methods = [m.strip() for m in value.split(",") if m.strip()]
+    if not methods:
+        raise typer.BadParameter("give at least one method")
+    return methods
+
+
+def _summary(results: dict[str, object], out: Path) -> None:
+    methods = results.get("methods", {})
+    assert isinstance(methods, dict)
+    print((out / "results.md").read_text())
+    print(json.dumps({"out": str(out), "methods": sorted(methods),
+                      "wall_seconds": results.get("wall_seconds")}))
+
+
+@app.command("prefguard")
+def prefguard_command(
+    out: Annotated[Path, typer.Option("--out", help="Output directory.")],
+    split: Annotated[str, typer.Option("--split", help="train, dev or test.")] = "test",
+    methods: MethodsOption = ALL_METHODS,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Only the first N episodes.")
+    ] = None,
+    data: Annotated[
+        Path | None,
+        typer.Option("--data", help="Generated data directory (default: generate with "
+                     "--seed into var/bench-data, cached)."),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Generator seed when --data is absent.")] = 0,
+    jobs: JobsOption = DEFAULT_JOBS,
+    replicates: ReplicatesOption = 10_000,
+) -> None:
+    """Run every method through the service on a D-PrefGuard split; write results.json,
+    results.md, frontier.png and the raw outcomes to OUT."""
+    from bench import prefguard
+
+    if split not in ("train", "dev", "test"):
+        raise typer.BadParameter("split must be train, dev or test")
+    results = prefguard.run(
+        split=split, methods=_methods(methods), out=out, limit=limit, data=data, seed=seed,
+        jobs=jobs, replicates=replicates,
+    )
+    _summary(results, out)
+
+
+@app.command("rescore")
+def rescore_command(
+    out: Annotated[Path, typer.Argument(help="Output directory of an earlier run.")],
+    replicates: Annotated[
+        int | None, typer.Option("--replicates", min=100, help="Bootstrap replicates.")
+    ] = None,
+) -> None:
+    """Recompute a prefguard or external run's metrics from its raw outcomes (no service
+    calls)."""
+    from bench import external, prefguard
+
+    previous = json.loads((out / "results.json").read_text())
+    if previous.get("split") == "external":
+        results = external.rescore(out, replicates=replicates)
+    else:
+        results = prefguard.rescore(out, replicates=replicates)
+    _summary(results, out)
+
+
+@app.command("external")
+def external_command(
+    out: Annotated[Path, typer.Option("--out", help="Output directory.")],
+    episodes: Annotated[
+        list[Path] | None,
+        typer.Option("--episodes", help="Episode JSONL file(s); more files may follow."),
+    ] = None,
+    more: Annotated[list[Path] | None, typer.Argument(help="More episode files.")] = None,
+    methods: MethodsOption = ALL_METHODS,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Only the first N episodes per file.")
+    ] = None,
+    jobs: JobsOption = DEFAULT_JOBS,
+    replicates: ReplicatesOption = 10_000,
+) -> None:
+    """Replay third-party episodes (../shared/data/external format); evaluation only."""
+    from bench import external
+
+    files = [*(episodes or []), *(more or [])]
+    if not files:
+        raise typer.BadParameter("give episode files with --episodes")
+    missing = [str(f) for f in files if not f.exists()]
+    if missing:
+        raise typer.BadParameter(f"no such file: {', '.join(missing)}")
+    results = external.run(
+        files=files, methods=_methods(methods), out=out, limit=limit, jobs=jobs,
+        replicates=replicates,
+    )
+    _summary(results, out)
+
+
+@app.command("latency")
+def latency_command(
+    out: Annotated[Path, typer.Option("--out", help="Output directory.")],
+    nodes: Annotated[int, typer.Option("--nodes", min=12, help="Active nodes in one tenant.")]
+    = 100_000,
+    writes: Annotated[int, typer.Option("--writes", min=1, help="Events written.")] = 400,
+    queries: Annotated[int, typer.Option("--queries", min=1, help="Retrievals timed.")] = 300,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+) -> None:
+    """Write-path and retrieval latency through the service layer (DESIGN §9 targets)."""
+    from bench import latency
+    from bench.service import require_in_process_tasks
+
+    require_in_process_tasks()
+    results = latency.run(out, nodes=nodes, writes=writes, queries=queries, seed=seed)
+    print((out / "results.md").read_text())
+    print(json.dumps(results))
+
+
+def _mount_optional() -> None:
+    """Commands other benchmark modules provide, when present (`capture bench tools`)."""
+    try:
+        from bench.tools.cli import tools_command
+    except ImportError:
+        return
+    app.command("tools")(tools_command)
+
+
+_mount_optional()

@@ -1,0 +1,133 @@
+"""What a benchmark run records per episode: the raw outcomes every metric is computed from.
+
+Plain dataclasses of built-in types, so outcomes pickle across worker processes, round-trip
+through JSON (`DIR/outcomes/<method>.jsonl`), and can be built by hand in tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+GLOBAL_SCOPE = "global"
+# Oracle actions that change what an oracle memory holds (genuine writes).
+WRITE_ACTIONS = frozenset({"add", "revise", "scope"})
+# Ledger changes that alter the set of active memories (corroboration only refreshes one).
+ACTIVE_CHANGES = frozenset({"created", "promoted", "superseded"})
+
+
+@dataclass(slots=True)
+class Candidate:
+    text: str
+    follows: dict[str, str] | None
+    unsafe: bool = False
+
+
+@dataclass(slots=True)
+class Retrieved:
+    """One memory a probe retrieved, with the events its lineage holds (indices)."""
+
+    subject: str
+    value: str | None
+    direction: str
+    scope: str
+    score: float
+    derives_from: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class EventRecord:
+    index: int
+    origin: str
+    label: str
+    oracle_action: str
+    attack: bool = False
+    changepoint: bool = False
+    dimension: str | None = None
+    value: str | None = None
+    scope: str = GLOBAL_SCOPE
+    direction: str = "prefer"
+    attack_family: str | None = None
+    # Applied decision actions, one per hypothesis, in order (empty: the extractor abstained).
+    actions: list[str] = field(default_factory=list)
+    # Ledger changes the event caused ("created", "quarantined", "superseded", ...).
+    changes: list[str] = field(default_factory=list)
+    # Active claims of the user right after the event: [subject, scope, value, direction].
+    active_claims: list[list[str]] = field(default_factory=list)
+    ms: float = 0.0
+    failed: bool = False
+
+    @property
+    def preference_bearing(self) -> bool:
+        return self.dimension is not None
+
+    @property
+    def genuine_write(self) -> bool:
+        return self.oracle_action in WRITE_ACTIONS and not self.attack
+
+    @property
+    def predicted_action(self) -> str:
+        """The event's first decision, or `retain` when the extractor abstained."""
+        return self.actions[0] if self.actions else "retain"
+
+
+@dataclass(slots=True)
+class ProbeRecord:
+    after_event: int
+    kind: str
+    dimension: str
+    scope: str
+    # The true preference state at probe time: {"global": {dim: value}, "scoped": {...}}.
+    true_state: dict[str, Any]
+    candidates: list[Candidate]
+    retrieved: list[Retrieved] = field(default_factory=list)
+    # Events from which some active memory derives at probe time.
+    active_from: list[int] = field(default_factory=list)
+    selected: int = 0
+    unpersonalized: int = 0
+
+
+@dataclass(slots=True)
+class EpisodeOutcome:
+    episode_id: str
+    user_id: str
+    track: str
+    events: list[EventRecord]
+    probes: list[ProbeRecord]
+    drift_shape: str | None = None
+    attack_family: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> EpisodeOutcome:
+        return cls(
+            episode_id=data["episode_id"],
+            user_id=data["user_id"],
+            track=data["track"],
+            drift_shape=data.get("drift_shape"),
+            attack_family=data.get("attack_family"),
+            events=[EventRecord(**e) for e in data["events"]],
+            probes=[
+                ProbeRecord(
+                    **{
+                        **p,
+                        "candidates": [Candidate(**c) for c in p["candidates"]],
+                        "retrieved": [Retrieved(**r) for r in p["retrieved"]],
+                    }
+                )
+                for p in data["probes"]
+            ],
+        )
+
+
+def true_value(state: dict[str, Any], dimension: str, scope: str) -> str | None:
+    """The value the user holds for `dimension` in `scope` (a scoped value overrides the
+    global one only inside its domain)."""
+    if scope != GLOBAL_SCOPE:
+        scoped = state.get("scoped", {}).get(scope, {})
+        if dimension in scoped:
+            return str(scoped[dimension])
+    value = state.get("global", {}).get(dimension)
+    return None if value is None else str(value)
