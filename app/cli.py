@@ -1,4 +1,4 @@
-"""`capture` command line: serve, worker, beat, migrate, keys, export-openapi, bench."""
+"""`capture` command line: serve, worker, beat, migrate, keys, export-openapi, train, bench."""
 
 from __future__ import annotations
 
@@ -197,6 +197,17 @@ def export_openapi(
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(render_openapi())
     print(f"wrote {os.path.relpath(out)}")
+
+
+def _mount_train() -> None:
+    from app.selection.train_cli import register as register_selection
+    from workers.cli import app as train_app  # imports torch only when a command runs
+
+    register_selection(train_app)
+    app.add_typer(train_app, name="train")
+
+
+_mount_train()
 
 
 def _mount_bench() -> None:

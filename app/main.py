@@ -7,6 +7,8 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from app.audit.router import router as audit_router
+from app.checkcall.router import router as checkcall_router
 from app.core.config import get_settings
 from app.core.errors import install_error_handlers
 from app.core.health import router as health_router
@@ -17,6 +19,7 @@ from app.ledger.router import router as nodes_router
 from app.provenance.router import router as provenance_router
 from app.provenance.spans import configure_otlp_export
 from app.retrieval.router import router as retrieval_router
+from app.selection.router import router as selection_router
 
 API_DESCRIPTION = """Capture governs an LLM agent's long-term memory of its user.
 
@@ -41,6 +44,9 @@ def create_app() -> FastAPI:
         health_router,
         events_router,
         retrieval_router,
+        checkcall_router,
+        selection_router,
+        audit_router,
         nodes_router,
         clarifications_router,
         provenance_router,

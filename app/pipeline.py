@@ -3,7 +3,9 @@
     ① events      POST /v1/events stores the event (span create_memory) and, after commit,
                   enqueues PROCESS_EVENT by name with the event id only
     ② extraction  the extractor reads hypotheses from the event, or abstains
-    ③ gate        the admission policy decides one of six actions per hypothesis
+    ③ gate        a stateful policy first reads the event (`advance`: the learned gate
+                  integrates h over the gap and updates it), then the admission policy
+                  decides one of six actions per hypothesis
     ④ ledger      the action is applied to the user's claim graph
     ⑤ retrieval   POST /v1/retrieve reads active nodes only        (app/retrieval)
     ⑥ checkcall   POST /v1/check-call judges a tool call            (app/checkcall)
@@ -32,9 +34,9 @@ from app.core.db import session_scope
 from app.core.embeddings import get_embedder
 from app.core.metrics import DECISIONS, EVENTS_PROCESSED, WRITE_PATH_SECONDS
 from app.extraction import service as extraction_service
-from app.extraction.schemas import Extraction, Hypothesis
+from app.extraction.schemas import Extraction, Hypothesis, Origin
 from app.gate import service as gate_service
-from app.gate.policies import AdmissionPolicy, get_policy
+from app.gate.policies import AdmissionPolicy, EventView, get_policy
 from app.ledger import service as ledger_service
 from app.models import Event, GateState, Tenant
 from app.models.base import utcnow
@@ -143,6 +145,9 @@ def _process_one(
                     "capture.extraction.abstain_reason": extraction.abstain_reason or "",
                 }
             )
+        advance = getattr(policy, "advance", None)
+        if advance is not None:  # a stateful gate reads every event, preference or not
+            state.latent = advance(_event_view(event, state), state.latent)
         if extraction.hypotheses:
             embeddings = get_embedder().embed([h.claim for h in extraction.hypotheses])
         for hypothesis, vector in zip(
@@ -167,6 +172,21 @@ def _process_one(
     EVENTS_PROCESSED.inc()
     WRITE_PATH_SECONDS.observe(time.perf_counter() - t0)
     return outcome
+
+
+def _event_view(event: Event, state: GateState) -> EventView:
+    """The event as a stateful policy's `advance` reads it (before record_event moves on)."""
+    previous = state.last_event_at
+    return EventView(
+        event_id=event.id,
+        text=event.text or "",
+        origin=Origin(event.origin),
+        occurred_at=event.occurred_at,
+        seconds_since_last_event=(
+            None if previous is None else max(0.0, (event.occurred_at - previous).total_seconds())
+        ),
+        new_session=state.last_session_id is not None and state.last_session_id != event.session_id,
+    )
 
 
 def apply_hypothesis(

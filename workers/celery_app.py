@@ -9,7 +9,11 @@ from app.core.config import get_settings
 
 settings = get_settings()
 
-celery_app = Celery("capture", broker=settings.broker_url or "memory://", include=["workers.tasks"])
+celery_app = Celery(
+    "capture",
+    broker=settings.broker_url or "memory://",
+    include=["workers.tasks", "workers.audit.tasks"],
+)
 celery_app.conf.update(
     task_acks_late=True,  # a crash mid-task redelivers it; tasks are idempotent
     task_reject_on_worker_lost=True,

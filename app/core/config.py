@@ -11,7 +11,19 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
-AdmissionPolicyName = Literal["full_history", "recency", "provenance_only", "statemem"]
+AdmissionPolicyName = Literal[
+    "full_history",
+    "recency",
+    "provenance_only",
+    "statemem",
+    # The learned gates (issue 4; workers/gate, docs/models/gate.md).
+    "capture",
+    "capture_discrete",
+    "supervised_transformer",
+    "capture_no_layers",
+    "capture_no_provenance",
+    "capture_no_clarify",
+]
 
 
 class Settings(BaseSettings):
@@ -30,9 +42,33 @@ class Settings(BaseSettings):
     secret_key: str = "local-dev-secret-change-me"
 
     admission_policy: AdmissionPolicyName = "provenance_only"
-    extractor: Literal["deterministic"] = "deterministic"
+    # The operator's tool policy for POST /v1/check-call (unset: the versioned default).
+    tool_policy_path: Path | None = None
+    # learned: MLP heads over MiniLM (workers/extraction, docs/models/extractor.md).
+    extractor: Literal["deterministic", "learned"] = "deterministic"
+    # learned: the trained relation model (workers/relation); heuristic: field rules.
+    relation_model: Literal["learned", "heuristic"] = "learned"
     embedder: Literal["minilm_onnx", "hashing"] = "minilm_onnx"
     worker_device: Literal["auto", "cpu", "cuda"] = "auto"
+
+    # Selector (paper: best-of-N, w_p 1.0, w_s 2.0, τ_safe 0.35). Deployment configuration
+    # only: no request field, ledger content or user correction reaches these.
+    selector_weight_utility: float = Field(default=1.0, ge=0.0)
+    selector_weight_safety: float = Field(default=2.0, ge=0.0)
+    selector_tau_safe: float = Field(default=0.35, gt=0.0, le=1.0)
+    safety_scorer: Literal["lexicon", "llama_guard_http"] = "lexicon"
+    safety_http_url: str | None = None
+    safety_http_model: str = "meta-llama/Llama-Guard-3-1B"
+    safety_http_api_key: str | None = None
+    safety_http_timeout_s: float = Field(default=10.0, gt=0.0)
+    # Audit re-decoder: best-of-N over the given candidates (CPU), SmolLM2-135M in-process,
+    # or an OpenAI-compatible server (vLLM, Ollama, …).
+    audit_decoder: Literal["reselect", "local_lm", "openai_compatible"] = "reselect"
+    audit_llm_url: str | None = None
+    audit_llm_model: str = ""
+    audit_llm_api_key: str | None = None
+    audit_llm_timeout_s: float = Field(default=60.0, gt=0.0)
+    audit_max_new_tokens: int = Field(default=48, ge=1, le=512)
 
     # Input limits (bytes of UTF-8 text unless noted).
     max_event_text_bytes: int = 32 * 1024

@@ -18,6 +18,11 @@ def get_extractor(name: str = "deterministic") -> Extractor:
 
         extractor: Extractor = DeterministicExtractor()
         return extractor
+    if name == "learned":
+        from workers.extraction.infer import load_extractor
+
+        learned: Extractor = load_extractor()
+        return learned
     raise ValueError(f"unknown extractor {name!r}")
 
 

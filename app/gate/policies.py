@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -52,6 +53,18 @@ class GateInput:
     latent: bytes | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class EventView:
+    """What a stateful policy reads of every event, preference or not (see `advance`)."""
+
+    event_id: uuid.UUID
+    text: str
+    origin: Origin
+    occurred_at: datetime
+    seconds_since_last_event: float | None
+    new_session: bool
+
+
 @dataclass(slots=True)
 class GateDecision:
     action: Action
@@ -77,6 +90,16 @@ class AdmissionPolicy(Protocol):
     guard_stable: bool
 
     def decide(self, gate_input: GateInput) -> GateDecision: ...
+
+
+class AdvancingPolicy(AdmissionPolicy, Protocol):
+    """A policy whose latent state reads every event (the learned gates: h(t) integrates over
+    each gap and takes a GRU update per event, preference or not). The pipeline calls
+    `advance` once per event, before any `decide` for its hypotheses, and stores the latent
+    it returns on the user's GateState in the event's transaction; policies without it are
+    unaffected."""
+
+    def advance(self, event: EventView, latent: bytes | None) -> bytes: ...
 
 
 def one_hot(action: Action) -> dict[Action, float]:
@@ -185,11 +208,36 @@ def _supersession(gate_input: GateInput, authenticity: float) -> GateDecision:
     return _decision(Action.add, authenticity, None, "new_claim")
 
 
-POLICIES: dict[str, type[AdmissionPolicy]] = {
+class _LearnedPolicy:
+    """Registry entry for a learned gate in workers.gate.infer; calling it loads the policy
+    (torch is imported on first use, never when app.* is imported)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self) -> AdmissionPolicy:
+        from workers.gate.infer import LEARNED_POLICIES
+
+        policy: AdmissionPolicy = LEARNED_POLICIES[self.name]()
+        return policy
+
+
+# The learned gate (issue 4), its comparisons and ablations (docs/models/gate.md).
+LEARNED_POLICY_NAMES = (
+    "capture",
+    "capture_discrete",
+    "supervised_transformer",
+    "capture_no_layers",
+    "capture_no_provenance",
+    "capture_no_clarify",
+)
+
+POLICIES: dict[str, Callable[[], AdmissionPolicy]] = {
     FullHistory.name: FullHistory,
     Recency.name: Recency,
     StateMem.name: StateMem,
     ProvenanceOnly.name: ProvenanceOnly,
+    **{name: _LearnedPolicy(name) for name in LEARNED_POLICY_NAMES},
 }
 
 
@@ -203,6 +251,8 @@ def get_policy(name: str) -> AdmissionPolicy:
 __all__ = [
     "GLOBAL_SCOPE",
     "AdmissionPolicy",
+    "AdvancingPolicy",
+    "EventView",
     "GateDecision",
     "GateInput",
     "RelatedNode",

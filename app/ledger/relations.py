@@ -1,13 +1,20 @@
 """Relation between a hypothesis and an existing node: supports / contradicts / unrelated.
 
-No NLI model ships offline (MODELS.md), so this first relation model reads the structured
-fields extraction emits (subject, value, direction) and the embedding similarity. A trained
-relation model (issue 4) replaces it behind the same function.
+No NLI model ships offline (MODELS.md). Two readers of the structured fields extraction
+emits (subject, value, direction) and the embedding similarity, behind one function:
+`learned` (default), the relation model trained on the benchmark's train split
+(workers/relation, docs/models/relation.md), and `heuristic`, the rules below. The setting
+`CAPTURE_RELATION_MODEL` picks one; the learned gate was trained on the learned one's output.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Protocol
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +34,37 @@ class ClaimFields:
     direction: str
 
 
-def relate(new: ClaimFields, old: ClaimFields, cosine: float) -> Relation:
+class _RelationModel(Protocol):
+    def relate(self, new: ClaimFields, old: ClaimFields, cosine: float) -> Relation: ...
+
+
+@lru_cache(maxsize=1)
+def _learned() -> _RelationModel | None:
+    try:
+        from workers.relation.infer import load_relation_model
+
+        return load_relation_model()
+    except (ImportError, OSError) as error:  # weights missing in a slim deployment
+        log.warning("learned relation model unavailable (%s); using the heuristic", error)
+        return None
+
+
+def relate(
+    new: ClaimFields, old: ClaimFields, cosine: float, *, model: bool | None = None
+) -> Relation:
+    """The relation of a new claim to an existing one. `model`: True the learned model,
+    False the heuristic, None the configured one (settings.relation_model)."""
+    if model is None:
+        from app.core.config import get_settings
+
+        model = get_settings().relation_model == "learned"
+    learned = _learned() if model else None
+    if learned is not None:
+        return learned.relate(new, old, cosine)
+    return heuristic_relate(new, old, cosine)
+
+
+def heuristic_relate(new: ClaimFields, old: ClaimFields, cosine: float) -> Relation:
     if new.subject != old.subject:
         return Relation(supports=0.0, contradicts=0.0)
     same_value = new.value == old.value

@@ -1,5 +1,6 @@
 """All tables; importing this package registers them on Base.metadata."""
 
+from app.models.audit import Audit, AuditCitation
 from app.models.base import Base
 from app.models.clarification import Clarification
 from app.models.decision import Decision
@@ -14,6 +15,8 @@ from app.models.tenant import AgentSession, ApiKey, Tenant, User
 __all__ = [
     "AgentSession",
     "ApiKey",
+    "Audit",
+    "AuditCitation",
     "Base",
     "Clarification",
     "Decision",

@@ -4,7 +4,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import ForeignKey, String, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -56,6 +56,12 @@ class ToolCheck(Base):
     evidence_node_ids: Mapped[list[str]] = mapped_column(JSONB, default=list)
     evidence_event_ids: Mapped[list[str]] = mapped_column(JSONB, default=list)
     features: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    # Per argument: each value's kind, hash, verdict and sources (ids and kinds only).
+    arg_provenance: Mapped[dict[str, Any]] = mapped_column(
+        JSONB, default=dict, server_default=text("'{}'::jsonb")
+    )
+    side_effect: Mapped[str | None] = mapped_column(String(16))
+    triage_score: Mapped[float | None]
     policy_version: Mapped[str] = mapped_column(String(32))
     trace_id: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

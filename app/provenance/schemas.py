@@ -4,8 +4,9 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
+from app.audit.schemas import AuditRef
 from app.events.schemas import DecisionOut, HypothesisOut
 from app.ledger.schemas import NodeOut
 
@@ -70,6 +71,8 @@ class NodeLineageOut(BaseModel):
     edges: list[EdgeOut]
     retrievals: list[RetrievalHit]
     tool_checks: list[ToolCheckRef]
+    audits: list[AuditRef] = Field(
+        default_factory=list, description="Citation audits the node was cited in.")
 
 
 class GraphVertex(BaseModel):
@@ -86,6 +89,10 @@ class GraphEdge(BaseModel):
     dst: str
     relation: str
     verified: bool  # established by ids/content, not by order alone
+    # Data-dependency edges into an action: the argument the source fed and what kind of
+    # source it was (check-call's source kinds: user_utterance, injected_instruction, …).
+    argument: str | None = None
+    source: str | None = None
 
 
 class SessionGraph(BaseModel):

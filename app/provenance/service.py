@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.audit import service as audit_service
 from app.core.auth import Principal
 from app.core.errors import NotFound
 from app.events import repository as events_repository
@@ -165,6 +167,7 @@ def node_lineage(db: Session, principal: Principal, node_id: uuid.UUID) -> NodeL
             )
             for c in checks
         ],
+        audits=audit_service.lineage_refs(db, principal.tenant_id, node.id),
     )
 
 
@@ -266,36 +269,150 @@ def session_graph(
                 )
             )
 
-    for c in db.scalars(
+    checks = db.scalars(
         select(ToolCheck).where(ToolCheck.session_id == session.id).order_by(ToolCheck.created_at)
-    ):
-        vid = f"action:{c.id}"
-        vertices[vid] = GraphVertex(
-            id=vid,
-            kind="action",
-            operation="check_tool_call",
-            at=c.created_at,
-            observability="observed",
-            attributes={"gen_ai.tool.name": c.tool_name, "decision": c.decision},
-        )
-        for node_id in c.evidence_node_ids:
-            _memory_vertex(vertices, uuid.UUID(node_id), "cross_session")
-            edges.append(
-                GraphEdge(src=f"node:{node_id}", dst=vid, relation="fed_argument", verified=True)
-            )
-        for event_id in c.evidence_event_ids:
-            if f"event:{event_id}" in vertices:
-                edges.append(
-                    GraphEdge(
-                        src=f"event:{event_id}", dst=vid, relation="fed_argument", verified=True
-                    )
-                )
+    ).all()
+    _cross_session_events(db, session.id, checks, vertices)
+    for c in checks:
+        _action(c, retrievals, vertices, edges)
     return SessionGraph(
         session_id=external_session_id,
         user_id=external_user_id,
         vertices=list(vertices.values()),
         edges=edges,
     )
+
+
+def _cross_session_events(
+    db: Session,
+    session_id: uuid.UUID,
+    checks: Sequence[ToolCheck],
+    vertices: dict[str, GraphVertex],
+) -> None:
+    """Write vertices for events of other sessions that fed an argument in this session."""
+    ids = {
+        uuid.UUID(source["event_id"])
+        for c in checks
+        for values in c.arg_provenance.values()
+        for value in values
+        for source in value["sources"]
+        if source.get("event_id") and f"event:{source['event_id']}" not in vertices
+    }
+    if not ids:
+        return
+    events = db.scalars(
+        select(Event).where(Event.id.in_(ids), Event.session_id != session_id)
+    ).all()
+    names = _session_names(db, [e.session_id for e in events])
+    for e in events:
+        vertices[f"event:{e.id}"] = GraphVertex(
+            id=f"event:{e.id}",
+            kind="write",
+            operation="create_memory",
+            at=e.occurred_at,
+            observability="cross_session",
+            attributes={
+                "origin": e.origin,
+                "status": e.status,
+                "session_id": names.get(e.session_id),
+                "erased": e.erased_at is not None,
+            },
+        )
+
+
+def _action(
+    check: ToolCheck,
+    retrievals: Sequence[Retrieval],
+    vertices: dict[str, GraphVertex],
+    edges: list[GraphEdge],
+) -> None:
+    """An action vertex, its verified data-dependency edges (argument values matched in node
+    or event content by check-call) and, for contrast, order-only edges from the retrievals
+    that merely preceded it (the paper's recall_before_send proxy)."""
+    vid = f"action:{check.id}"
+    vertices[vid] = GraphVertex(
+        id=vid,
+        kind="action",
+        operation="check_tool_call",
+        at=check.created_at,
+        observability="observed",
+        attributes={
+            "gen_ai.tool.name": check.tool_name,
+            "gen_ai.tool.call.id": check.call_id,
+            "decision": check.decision,
+            "decision_id": str(check.id),
+            "side_effect": check.side_effect,
+            "policy_version": check.policy_version,
+            "triage_score": check.triage_score,
+            "reasons": [
+                {"code": r.get("code"), "effect": r.get("effect"), "argument": r.get("argument")}
+                for r in check.reasons
+            ],
+            "trace_id": check.trace_id,
+        },
+    )
+    seen: set[tuple[str, str, str, str | None, str | None]] = set()
+
+    def edge(src: str, relation: str, argument: str | None, source: str | None) -> None:
+        key = (src, vid, relation, argument, source)
+        if key not in seen:
+            seen.add(key)
+            edges.append(
+                GraphEdge(
+                    src=src,
+                    dst=vid,
+                    relation=relation,
+                    verified=True,
+                    argument=argument,
+                    source=source,
+                )
+            )
+
+    fed_retrievals: set[str] = set()
+    wrote: set[tuple[str, str]] = set()
+    for argument, values in check.arg_provenance.items():
+        for value in values:
+            relation = "fed_content" if value.get("in_content") else "fed_argument"
+            for source in value["sources"]:
+                kind = source["kind"]
+                if source.get("node_id"):
+                    observability = "observed" if source.get("retrieval_ids") else "cross_session"
+                    _memory_vertex(vertices, uuid.UUID(source["node_id"]), observability)
+                    edge(f"node:{source['node_id']}", relation, argument, kind)
+                    writer = f"event:{source.get('event_id')}"
+                    cross = writer in vertices and vertices[writer].observability != "observed"
+                    if cross and (writer, source["node_id"]) not in wrote:
+                        wrote.add((writer, source["node_id"]))
+                        edges.append(
+                            GraphEdge(
+                                src=writer,
+                                dst=f"node:{source['node_id']}",
+                                relation="wrote",
+                                verified=True,
+                            )
+                        )
+                    for rid in source.get("retrieval_ids", []):
+                        fed_retrievals.add(rid)
+                        edge(f"retrieval:{rid}", relation, argument, kind)
+                elif source.get("event_id") and f"event:{source['event_id']}" in vertices:
+                    edge(f"event:{source['event_id']}", relation, argument, kind)
+    for reason in check.reasons:
+        if reason.get("code") in ("value_user_confirmed", "user_declined"):
+            for ref in reason.get("evidence", []):
+                if ref.get("kind") == "event" and f"event:{ref['id']}" in vertices:
+                    edge(f"event:{ref['id']}", "answered", None, reason["code"])
+    if not check.arg_provenance:  # rows written before argument provenance was recorded
+        for node_id in check.evidence_node_ids:
+            _memory_vertex(vertices, uuid.UUID(node_id), "cross_session")
+            edge(f"node:{node_id}", "fed_argument", None, None)
+        for event_id in check.evidence_event_ids:
+            if f"event:{event_id}" in vertices:
+                edge(f"event:{event_id}", "fed_argument", None, None)
+    for r in retrievals:
+        if r.created_at <= check.created_at and str(r.id) not in fed_retrievals:
+            edges.append(
+                GraphEdge(src=f"retrieval:{r.id}", dst=vid, relation="preceded", verified=False)
+            )
 
 
 def _memory_vertex(

@@ -28,9 +28,13 @@ EXTRACT = "memory.extract"
 GATE_DECIDE = "gate.decide"
 LEDGER_APPLY = "ledger.apply"
 SEARCH_MEMORY = "search_memory"
+CHECK_TOOL_CALL = "check_tool_call"
 PROCESS_EVENT = "memory.process_event"
 NODE_CHANGE = "ledger.user_change"
 CLARIFICATION_ANSWER = "clarification.answer"
+SELECT_RESPONSE = "response.select"
+AUDIT_REQUEST = "audit.request"
+AUDIT_RUN = "audit.run"
 
 
 def new_trace_id() -> str:

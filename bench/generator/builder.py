@@ -44,6 +44,8 @@ def build(seed: int, episodes_per_track: int = 480, *,
         "template_families": {intent: {s: list(f) for s, f in by_split.items()}
                               for intent, by_split in plan.families.items()},
         "topics": {split: list(t) for split, t in plan.topics.items()},
+        "response_families": {key: {s: list(f) for s, f in by_split.items()}
+                              for key, by_split in plan.response_families.items()},
         "files": [f"{split}.jsonl" for split in SPLITS],
     }
     return episodes, manifest

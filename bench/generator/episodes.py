@@ -154,7 +154,8 @@ def build_episode(user: User, track: str, split: str, plan: SplitPlan, seed: int
         event["oracle"] = _oracle(spec, rendered, state, session_id)
         events.append(event)
 
-    probes = build_probes(events, episode_plan, user, rng)
+    response_families = {key: by_split[split] for key, by_split in plan.response_families.items()}
+    probes = build_probes(events, episode_plan, user, response_families, rng)
     finals = [p for p in probes if p["kind"] == "final"]
     episode: JSON = {
         "episode_id": episode_id, "source": SOURCE, "user_id": user.user_id,

@@ -17,6 +17,10 @@ from bench.generator.schema import GLOBAL_SCOPE, JSON
 from bench.generator.text import pick
 from bench.generator.tracks import Plan
 
+# response-family key ("candidates/<dim>", "queries/<dim>", "neutral", "safety/<i>") ->
+# the families one split may draw
+Families = dict[str, tuple[str, ...]]
+
 _SUPPORT_LABELS = ("genuine_preference", "context_specific", "literal_statement")
 _WRITES = ("add", "scope", "revise")
 # At most this many final probes per episode: the primary one plus a few extras.
@@ -78,32 +82,37 @@ def _evidence(events: list[JSON], upto: int, dim: str, scope: str,
 
 
 def _candidates(dim: str, value: str, scenario_key: bool, plan: Plan,
-                rng: np.random.Generator) -> list[JSON]:
+                families: Families, rng: np.random.Generator) -> list[JSON]:
+    """This split's candidate families only: one text per value per family."""
     pool: list[JSON] = [
-        {"text": text, "follows": {dim: option}, "unsafe": False}
-        for option in DIMENSIONS[dim] for text in CANDIDATES[dim][option]
+        {"text": CANDIDATES[dim][family][option], "follows": {dim: option}, "unsafe": False}
+        for family in families[f"candidates/{dim}"] for option in DIMENSIONS[dim]
     ]
-    pool.append({"text": pick(rng, NEUTRAL_CANDIDATES), "follows": None, "unsafe": False})
+    neutral = pick(rng, families["neutral"])
+    pool.append({"text": NEUTRAL_CANDIDATES[neutral], "follows": None, "unsafe": False})
     if scenario_key and plan.scenario is not None:
         scenario = SAFETY_SCENARIOS[plan.scenario]
-        pool += [{"text": t, "follows": {dim: value}, "unsafe": True}
-                 for t in scenario.unsafe_responses]
-        pool += [{"text": t, "follows": {dim: value}, "unsafe": False}
-                 for t in scenario.safe_responses]
+        for index in families[f"safety/{plan.scenario}"]:
+            responses = scenario.responses[int(index)]
+            pool += [{"text": t, "follows": {dim: value}, "unsafe": True}
+                     for t in responses.unsafe]
+            pool += [{"text": t, "follows": {dim: value}, "unsafe": False}
+                     for t in responses.safe]
     return [pool[int(i)] for i in rng.permutation(len(pool))]
 
 
-def _query(dim: str, scope: str, scenario_key: bool, plan: Plan, rng: np.random.Generator) -> str:
+def _query(dim: str, scope: str, scenario_key: bool, plan: Plan, families: Families,
+           rng: np.random.Generator) -> str:
     if scenario_key and plan.scenario is not None:
         return SAFETY_SCENARIOS[plan.scenario].query
-    base = pick(rng, QUERIES[dim])
+    base = QUERIES[dim][pick(rng, families[f"queries/{dim}"])]
     if scope == GLOBAL_SCOPE:
         return base
     return f"{DOMAIN_QUERY_PREFIX[scope]}: {base[0].lower()}{base[1:]}"
 
 
 def _probe(events: list[JSON], upto: int, key: tuple[str, str], kind: str, plan: Plan,
-           user: User, rng: np.random.Generator) -> JSON:
+           user: User, families: Families, rng: np.random.Generator) -> JSON:
     dim, scope = key
     state = events[upto]["oracle"]["state_after"]
     held = _held(state, dim, scope)
@@ -113,19 +122,20 @@ def _probe(events: list[JSON], upto: int, key: tuple[str, str], kind: str, plan:
     must, must_not = _evidence(events, upto, dim, scope, held)
     return {
         "after_event": upto, "kind": kind, "dimension": dim, "scope": scope,
-        "query": _query(dim, scope, scenario_key, plan, rng),
+        "query": _query(dim, scope, scenario_key, plan, families, rng),
         "expected": {"value": value, "in_memory": held is not None},
         "true_state": state,
         "must_retrieve": must, "must_not_retrieve": must_not,
-        "candidates": _candidates(dim, value, scenario_key, plan, rng),
+        "candidates": _candidates(dim, value, scenario_key, plan, families, rng),
     }
 
 
-def build_probes(events: list[JSON], plan: Plan, user: User,
+def build_probes(events: list[JSON], plan: Plan, user: User, families: Families,
                  rng: np.random.Generator) -> list[JSON]:
+    """`families`: this split's response families (`SplitPlan.response_families`)."""
     probes = [
         _probe(events, i, (e["oracle"]["dimension"], e["oracle"]["scope"]), "changepoint",
-               plan, user, rng)
+               plan, user, families, rng)
         for i, e in enumerate(events) if e["oracle"]["changepoint"]
     ]
     final_state = events[-1]["oracle"]["state_after"]
@@ -133,5 +143,6 @@ def build_probes(events: list[JSON], plan: Plan, user: User,
     keys += [(dim, GLOBAL_SCOPE) for dim in final_state["global"]]
     keys += [(dim, dom) for dom, dims in final_state["scoped"].items() for dim in dims]
     unique = list(dict.fromkeys(keys))[:_MAX_FINAL_PROBES]
-    probes += [_probe(events, len(events) - 1, key, "final", plan, user, rng) for key in unique]
+    probes += [_probe(events, len(events) - 1, key, "final", plan, user, families, rng)
+               for key in unique]
     return probes

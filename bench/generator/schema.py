@@ -8,7 +8,7 @@ from typing import Any, Final
 JSON = dict[str, Any]
 
 SOURCE: Final = "dprefguard"
-GENERATOR_VERSION: Final = 1
+GENERATOR_VERSION: Final = 2  # 2: probe candidates and queries in split families
 
 ACTIONS: Final = ("retain", "add", "scope", "revise", "quarantine", "clarify")
 # The class mix the Capture paper reports over preference-bearing events (Appendix, training).

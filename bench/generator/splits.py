@@ -2,7 +2,9 @@
 
 Per intent, three of the five surface families go to train, one to dev and one to test, so
 test wording (and every attack realization built from it) is never seen before test — the
-analogue of the paper's generator family reserved for test.
+analogue of the paper's generator family reserved for test. Probe queries and candidate
+responses are split the same way (`response_families`): the last family goes to test, the one
+before it to dev, the rest to train, after a seeded shuffle per key.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import numpy as np
 from bench.generator.attack_templates import ATTACK_TEMPLATES
 from bench.generator.noise_templates import NOISE_TEMPLATES
 from bench.generator.phrases import TOPICS
+from bench.generator.responses import response_family_keys
 from bench.generator.schema import FAMILIES, SPLIT_SHARES, SPLITS
 from bench.generator.templates import PREF_TEMPLATES
 
@@ -28,6 +31,8 @@ class SplitPlan:
     users: dict[str, tuple[int, ...]]  # split -> user indices, in generation order
     families: dict[str, dict[str, tuple[str, ...]]]  # intent -> split -> families
     topics: dict[str, tuple[str, ...]]  # split -> topics
+    # "candidates/<dim>", "queries/<dim>", "neutral", "safety/<i>" -> split -> families
+    response_families: dict[str, dict[str, tuple[str, ...]]]
 
     def split_of(self, user_index: int) -> str:
         for split in SPLITS:
@@ -70,4 +75,20 @@ def plan_splits(seed: int, total_users: int) -> SplitPlan:
         "dev": tuple(topic_order[n_train:n_train + n_dev]),
         "test": tuple(topic_order[n_train + n_dev:]),
     }
-    return SplitPlan(users=users, families=families, topics=topics)
+    return SplitPlan(users=users, families=families, topics=topics,
+                     response_families=plan_response_families(seed))
+
+
+def plan_response_families(seed: int) -> dict[str, dict[str, tuple[str, ...]]]:
+    """Per key, one family for test, one for dev and the rest (at least one) for train.
+
+    Its own random stream, so adding response families moved no user, topic or event
+    template family of an existing seed."""
+    rng = np.random.default_rng([seed, 4])
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for key, names in response_family_keys().items():
+        if len(names) < len(SPLITS):
+            raise ValueError(f"{key}: needs a family for each split, has {len(names)}")
+        perm = [names[int(i)] for i in rng.permutation(len(names))]
+        out[key] = {"train": tuple(sorted(perm[:-2])), "dev": (perm[-2],), "test": (perm[-1],)}
+    return out

@@ -1,0 +1,402 @@
+"""Sink values: detect the kind of an argument value, normalize it, and find it in text.
+
+A value is matched in a text by a pattern built from its normalized form that tolerates
+the ways the same value is written (case, `www.`, spaces inside an IBAN, thousands
+separators, punctuation between the words of a name), with boundaries so that `ann@x.io`
+is not found inside `joann@x.io`. Values never leave this process: what is stored is
+their kind and a SHA-256 of the normalized form.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit
+
+# Longest string value traced as a sink; longer strings are free text, not a value.
+MAX_SINK_CHARS = 512
+MAX_NAME_WORDS = 10
+# At most this many atomic values per argument (a recipients list, say), and nesting this
+# deep; a call with more is asked about (`too_many_values`), never silently cut.
+MAX_VALUES_PER_ARG = 100
+MAX_DEPTH = 6
+
+
+class ValueKind(StrEnum):
+    email = "email"
+    url = "url"
+    domain = "domain"
+    iban = "iban"
+    phone = "phone"
+    amount = "amount"
+    id = "id"
+    name = "name"
+
+
+_EMAIL = re.compile(r"^[A-Za-z0-9._%+\-']+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}$")
+_EMAIL_IN_ANGLES = re.compile(r"<\s*([^<>\s]+@[^<>\s]+)\s*>")
+_EMAIL_IN_TEXT = re.compile(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}")
+_URL = re.compile(r"^(?:https?://|www\.)\S+$", re.IGNORECASE)
+_URL_IN_TEXT = re.compile(r"(?:https?://|www\.)[^\s\"'<>)\]]+", re.IGNORECASE)
+_DOMAIN = re.compile(r"^(?:[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?\.)+[a-z]{2,}$", re.IGNORECASE)
+_IBAN = re.compile(r"^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$")
+_IBAN_IN_TEXT = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?\b")
+_DATE = re.compile(
+    r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$"
+    r"|^\d{1,2}:\d{2}(?::\d{2})?$|^\d{1,2}[./]\d{1,2}[./]\d{2,4}$"
+)
+_AMOUNT = re.compile(
+    r"^(?:[€$£]|EUR|USD|GBP|CHF)?\s?-?\d{1,3}(?:[,\s']?\d{3})*(?:\.\d+)?\s?(?:[€$£]|EUR|USD|GBP|CHF)?$"
+    r"|^(?:[€$£]|EUR|USD|GBP|CHF)?\s?-?\d+(?:\.\d+)?\s?(?:[€$£]|EUR|USD|GBP|CHF)?$",
+    re.IGNORECASE,
+)
+_PHONE = re.compile(r"^\+?[\d\s().\-]{7,24}$")
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-./:#]{1,127}$")
+_WORD = re.compile(r"\w+", re.UNICODE)
+# Two to six capitalized words (with small joiners) inside free text: hotel, company and
+# person names an argument mentions.
+_NAME_IN_TEXT = re.compile(
+    r"\b[A-Z][\w'’\-]*(?:\s+(?:(?:of|the|de|da|do|del|la|le|van|von|and|&)\s+)?[A-Z][\w'’\-]*){1,5}"
+)
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def normalize_email(value: str) -> str | None:
+    value = value.strip()
+    inner = _EMAIL_IN_ANGLES.search(value)
+    if inner:
+        value = inner.group(1)
+    value = value.removeprefix("mailto:").strip().strip(".,;")
+    return value.lower() if _EMAIL.match(value) else None
+
+
+def normalize_iban(value: str) -> str | None:
+    compact = re.sub(r"[\s\-]", "", value).upper()
+    return compact if _IBAN.match(compact) else None
+
+
+def normalize_domain(value: str) -> str | None:
+    value = value.strip().lower().rstrip(".").removeprefix("www.")
+    return value if _DOMAIN.match(value) else None
+
+
+def normalize_url(value: str) -> tuple[str, str] | None:
+    """(host/path[?query], host) of a URL, without scheme, `www.` or fragment."""
+    value = value.strip()
+    if not _URL.match(value):
+        return None
+    parts = urlsplit(value if "://" in value else f"http://{value}")
+    host = (parts.hostname or "").lower().removeprefix("www.")
+    if not host or not _DOMAIN.match(host):
+        return None
+    path = parts.path.rstrip("/")
+    normalized = host + path + (f"?{parts.query}" if parts.query else "")
+    return normalized, host
+
+
+def normalize_amount(value: str | int | float) -> str | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        text = repr(value)
+    else:
+        text = value.strip()
+        if not _AMOUNT.match(text):
+            return None
+        text = re.sub(r"[€$£\s',]|EUR|USD|GBP|CHF", "", text, flags=re.IGNORECASE)
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        return None
+    if not number.is_finite():
+        return None
+    normalized = format(number.normalize(), "f")
+    return normalized.rstrip("0").rstrip(".") if "." in normalized else normalized
+
+
+def normalize_phone(value: str) -> str | None:
+    if not _PHONE.match(value.strip()):
+        return None
+    digits = re.sub(r"\D", "", value)
+    return digits if 7 <= len(digits) <= 15 else None
+
+
+def normalize_name(value: str) -> str | None:
+    words = _WORD.findall(value.casefold())
+    if not words or len(words) > MAX_NAME_WORDS or not any(w.isalpha() for w in words):
+        return None
+    return " ".join(words)
+
+
+def domain_of(kind: ValueKind, normalized: str) -> str | None:
+    if kind == ValueKind.email:
+        return normalized.rsplit("@", 1)[1]
+    if kind == ValueKind.url:
+        return normalized.split("/", 1)[0].split("?", 1)[0]
+    if kind == ValueKind.domain:
+        return normalized
+    return None
+
+
+def domain_covered(domain: str, allowed: str) -> bool:
+    """`mail.acme.com` is covered by `acme.com`; `notacme.com` is not."""
+    return domain == allowed or domain.endswith("." + allowed)
+
+
+@dataclass(frozen=True, slots=True)
+class SinkValue:
+    """One atomic value of one argument, normalized."""
+
+    arg: str
+    kind: ValueKind
+    normalized: str
+    # True for an entity found inside a content argument (a name in an e-mail body).
+    from_content: bool = False
+
+    @property
+    def value_sha256(self) -> str:
+        return sha256(f"{self.kind.value}:{self.normalized}")
+
+    @property
+    def domain(self) -> str | None:
+        return domain_of(self.kind, self.normalized)
+
+    def find(self, text: str) -> list[tuple[int, int]]:
+        """Where the value occurs in `text` (start, end offsets)."""
+        return [m.span() for m in matcher(self.kind, self.normalized).finditer(text)]
+
+    @property
+    def needle(self) -> str:
+        """A literal every occurrence contains: the SQL prefilter (ILIKE) of the ledger search."""
+        return needle(self.kind, self.normalized)
+
+
+def detect(
+    value: str | int | float, hint: ValueKind | str = "auto"
+) -> tuple[ValueKind, str] | None:
+    """The kind and normalized form of an atomic argument value, or None when it is not a
+    traceable value (empty, a date or time, a boolean, an unfilled template, free text)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        if hint in (ValueKind.id, ValueKind.phone):
+            return ValueKind.id, str(value)
+        amount = normalize_amount(value)
+        return (ValueKind.amount, amount) if amount is not None else None
+    text = value.strip()
+    if not text or len(text) > MAX_SINK_CHARS:
+        return None
+    email = normalize_email(text)
+    if email:
+        return ValueKind.email, email
+    url = normalize_url(text)
+    if url:
+        return ValueKind.url, url[0]
+    iban = normalize_iban(text)
+    if iban:
+        return ValueKind.iban, iban
+    if _DATE.match(text):
+        return None
+    if hint != ValueKind.phone:
+        amount = normalize_amount(text)
+        if amount is not None:
+            return (
+                (ValueKind.id, text.casefold())
+                if hint == ValueKind.id
+                else (
+                    ValueKind.amount,
+                    amount,
+                )
+            )
+    phone = normalize_phone(text)
+    if phone:
+        return ValueKind.phone, phone
+    domain = normalize_domain(text)
+    if domain and hint in ("auto", ValueKind.domain, ValueKind.url, ValueKind.email):
+        return ValueKind.domain, domain
+    if hint == ValueKind.id or (
+        hint == "auto" and _ID.match(text) and any(c.isdigit() for c in text)
+    ):
+        return ValueKind.id, text.casefold()
+    name = normalize_name(text)
+    if name:
+        return ValueKind.name, name
+    return None
+
+
+def _atoms(value: Any) -> tuple[list[str | int | float], bool]:
+    """The scalar leaves of an argument value, and whether some were nested too deep."""
+    out: list[str | int | float] = []
+    too_deep = False
+
+    def walk(item: Any, depth: int) -> None:
+        nonlocal too_deep
+        if isinstance(item, str | int | float) and not isinstance(item, bool):
+            out.append(item)
+        elif isinstance(item, list | tuple | dict):
+            if depth >= MAX_DEPTH:
+                too_deep = True
+                return
+            for child in item.values() if isinstance(item, dict) else item:
+                walk(child, depth + 1)
+
+    walk(value, 0)
+    return out, too_deep
+
+
+def _opaque(value: str | int | float) -> tuple[ValueKind, str] | None:
+    """Free text in a sink argument: traced whole as an opaque id (it goes out unchecked
+    otherwise); blanks and dates are not values."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if not text or _DATE.match(text):
+        return None
+    return ValueKind.id, text.casefold()[:MAX_SINK_CHARS]
+
+
+def sink_values(
+    arg: str, value: Any, hint: ValueKind | str = "auto"
+) -> tuple[list[SinkValue], bool]:
+    """The atomic values of one sink argument (a list of recipients is several), and whether
+    there were more than are traced."""
+    atoms, truncated = _atoms(value)
+    out: list[SinkValue] = []
+    seen: set[tuple[ValueKind, str]] = set()
+
+    def add(found: tuple[ValueKind, str]) -> None:
+        if found not in seen:
+            seen.add(found)
+            out.append(SinkValue(arg=arg, kind=found[0], normalized=found[1]))
+
+    for atom in atoms:
+        if isinstance(atom, str) and hint in (ValueKind.email, "auto") and "," in atom:
+            parts: list[str | int | float] = [p for p in atom.split(",") if p.strip()]
+        else:
+            parts = [atom]
+        for part in parts:
+            found = detect(part, hint)
+            if found is None:
+                found = _opaque(part)
+                if found is None:
+                    continue
+                # Addresses inside free text in a sink are sink values of their own.
+                entities, _ = content_entities(arg, part)
+                for entity in entities:
+                    if entity.kind != ValueKind.name:
+                        add((entity.kind, entity.normalized))
+            add(found)
+            if len(out) > MAX_VALUES_PER_ARG:
+                return out[:MAX_VALUES_PER_ARG], True
+    return out, truncated
+
+
+def content_entities(arg: str, value: Any) -> tuple[list[SinkValue], bool]:
+    """Addresses, URLs, IBANs and capitalized multi-word names inside a free-text argument,
+    and whether there were more than are traced."""
+    atoms, truncated = _atoms(value)
+    out: list[SinkValue] = []
+    seen: set[tuple[ValueKind, str]] = set()
+
+    def add(kind: ValueKind, normalized: str | None) -> None:
+        nonlocal truncated
+        if normalized and (kind, normalized) not in seen:
+            if len(out) >= MAX_VALUES_PER_ARG:
+                truncated = True
+                return
+            seen.add((kind, normalized))
+            out.append(SinkValue(arg=arg, kind=kind, normalized=normalized, from_content=True))
+
+    for atom in atoms:
+        if not isinstance(atom, str):
+            continue
+        rest = atom
+        for m in _EMAIL_IN_TEXT.finditer(atom):
+            add(ValueKind.email, normalize_email(m.group(0)))
+            rest = _blank(rest, m.span())
+        for m in _URL_IN_TEXT.finditer(atom):
+            url = normalize_url(m.group(0).rstrip(".,;:!?"))
+            add(ValueKind.url, url[0] if url else None)
+            rest = _blank(rest, m.span())
+        for m in _IBAN_IN_TEXT.finditer(atom):
+            add(ValueKind.iban, normalize_iban(m.group(0)))
+            rest = _blank(rest, m.span())
+        # Names in what is left, so an IBAN's letters are not read as a name.
+        for m in _NAME_IN_TEXT.finditer(rest):
+            add(ValueKind.name, normalize_name(m.group(0)))
+    return out, truncated
+
+
+def _blank(text: str, span: tuple[int, int]) -> str:
+    start, end = span
+    return text[:start] + " . " + " " * max(0, end - start - 3) + text[end:]
+
+
+# ── matching ───────────────────────────────────────────────────────────────────────
+
+
+@lru_cache(maxsize=4096)
+def matcher(kind: ValueKind, normalized: str) -> re.Pattern[str]:
+    """A pattern that finds the value in text however it is written."""
+    if kind == ValueKind.email:
+        body = re.escape(normalized)
+        return re.compile(rf"(?<![\w.+%'\-]){body}(?![\w\-]|\.[A-Za-z0-9])", re.IGNORECASE)
+    if kind == ValueKind.domain:
+        return re.compile(
+            rf"(?<![\w\-]){re.escape(normalized)}(?![\w\-]|\.[A-Za-z0-9])", re.IGNORECASE
+        )
+    if kind == ValueKind.url:
+        base, _, query = normalized.partition("?")
+        tail = re.escape(base) + "/?" + (r"\?" + re.escape(query) if query else "")
+        return re.compile(
+            rf"(?<![\w.\-/@])(?:https?://)?(?:www\.)?{tail}(?![\w/?&=%#\-]|\.[A-Za-z0-9])",
+            re.IGNORECASE,
+        )
+    if kind == ValueKind.iban:
+        body = r"\s?".join(re.escape(c) for c in normalized)
+        return re.compile(rf"(?<![A-Za-z0-9]){body}(?![A-Za-z0-9])", re.IGNORECASE)
+    if kind == ValueKind.phone:
+        body = r"[\s().\-]*".join(normalized)
+        return re.compile(rf"(?<!\d){body}(?!\d)")
+    if kind == ValueKind.amount:
+        return re.compile(_amount_pattern(normalized))
+    if kind == ValueKind.id:
+        return re.compile(rf"(?<![\w\-]){re.escape(normalized)}(?![\w\-])", re.IGNORECASE)
+    words = normalized.split(" ")
+    body = r"[\W_]+".join(re.escape(w) for w in words)
+    return re.compile(rf"(?<!\w){body}(?!\w)", re.IGNORECASE)
+
+
+def _amount_pattern(normalized: str) -> str:
+    sign = "-" if normalized.startswith("-") else ""
+    integer, _, fraction = normalized.lstrip("-").partition(".")
+    groups = []
+    head = len(integer) % 3 or 3
+    groups.append(integer[:head])
+    groups.extend(integer[i : i + 3] for i in range(head, len(integer), 3))
+    int_pattern = r"[,\s'’]?".join(re.escape(g) for g in groups)
+    frac_pattern = rf"\.{re.escape(fraction)}0*" if fraction else r"(?:\.0+)?"
+    return rf"(?<![\d.,]){re.escape(sign)}{int_pattern}{frac_pattern}(?![\d]|[.,]\d)"
+
+
+def needle(kind: ValueKind, normalized: str) -> str:
+    if kind in (ValueKind.email, ValueKind.domain, ValueKind.id):
+        return normalized
+    if kind == ValueKind.url:
+        return normalized.split("/", 1)[0].split("?", 1)[0]
+    if kind == ValueKind.iban:
+        return normalized[:4]
+    if kind == ValueKind.phone:
+        return normalized[-4:]
+    if kind == ValueKind.amount:
+        integer = normalized.lstrip("-").partition(".")[0]
+        return integer[-3:]
+    return max(normalized.split(" "), key=len)

@@ -1,0 +1,244 @@
+"""Argument provenance: where each sink value of a tool call came from.
+
+Pure functions over a snapshot of the record (`Evidence`): the session's events, the
+user's other events and nodes that contain the value, and the retrievals of this session
+that returned those nodes. A source is established only by finding the value in content
+(verified provenance), never by order. Erased text (NULL) matches nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+from app.checkcall.normalize import SinkValue
+from app.checkcall.policy import Allowlist
+from app.checkcall.segments import Label, TextAnalysis, analyze_cached, sentence_cue
+from app.extraction.schemas import Origin
+from app.models.enums import NodeState
+
+
+class SourceKind(StrEnum):
+    allowlist = "allowlist"  # the operator's allowlist
+    user_utterance = "user_utterance"  # the user's own words in a user turn
+    user_memory = "user_memory"  # a node the user's own channel wrote
+    user_confirmed = "user_confirmed"  # the user confirmed this exact call after an ask
+    requested_record = "requested_record"  # a data record returned for the user's request
+    untrusted_data = "untrusted_data"  # a non-user channel, not requested in this session
+    untrusted_memory = "untrusted_memory"  # a node admitted from a non-user channel
+    pasted_content = "pasted_content"  # third-party text the user pasted
+    directive = "directive"  # an imperative routing sentence in untrusted text
+    injected_instruction = "injected_instruction"  # an instruction injected for the assistant
+    quarantined_memory = "quarantined_memory"  # a node the gate holds in quarantine
+
+
+TRUSTED = frozenset(
+    {
+        SourceKind.allowlist,
+        SourceKind.user_utterance,
+        SourceKind.user_memory,
+        SourceKind.user_confirmed,
+    }
+)
+TAINTED = frozenset({SourceKind.injected_instruction, SourceKind.quarantined_memory})
+
+_LABEL_KIND = {
+    Label.user: SourceKind.user_utterance,
+    Label.pasted: SourceKind.pasted_content,
+    Label.directive: SourceKind.directive,
+    Label.instruction: SourceKind.injected_instruction,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    id: uuid.UUID
+    session_id: uuid.UUID
+    seq: int
+    origin: str
+    text: str | None
+    text_sha256: str
+    received_at: datetime
+    in_session: bool
+    wrote_node: bool = False
+
+    def analysis(self) -> TextAnalysis | None:
+        if self.text is None:
+            return None
+        return analyze_cached(self.text, self.origin, self.text_sha256)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeRecord:
+    id: uuid.UUID
+    claim: str | None
+    claim_sha256: str
+    value: str | None
+    origin: str
+    state: str
+    quarantined_at: datetime | None
+    created_by_event_id: uuid.UUID | None
+    # Retrievals of this session that returned the node.
+    retrieval_ids: tuple[uuid.UUID, ...] = ()
+
+
+@dataclass(slots=True)
+class Evidence:
+    """What the record holds that could have supplied a value."""
+
+    session_events: list[EventRecord] = field(default_factory=list)  # by seq
+    ledger_events: list[EventRecord] = field(default_factory=list)  # other sessions
+    nodes: list[NodeRecord] = field(default_factory=list)
+    # Source events of nodes (created_by_event_id), wherever they are.
+    node_events: dict[uuid.UUID, EventRecord] = field(default_factory=dict)
+    declared_event_ids: frozenset[uuid.UUID] = frozenset()
+    declared_node_ids: frozenset[uuid.UUID] = frozenset()
+
+    def first_user_seq(self) -> int | None:
+        return next((e.seq for e in self.session_events if e.origin == Origin.user.value), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    kind: SourceKind
+    event_id: uuid.UUID | None = None
+    node_id: uuid.UUID | None = None
+    origin: str | None = None
+    in_session: bool | None = None
+    node_state: str | None = None
+    retrieval_ids: tuple[uuid.UUID, ...] = ()
+    declared: bool = False
+
+
+def trace(value: SinkValue, evidence: Evidence, allowlist: Allowlist) -> list[Source]:
+    """Every place the value was found, deduplicated by (kind, event, node)."""
+    sources: list[Source] = []
+    if allowlist.covers(value.kind, value.normalized, value.domain):
+        sources.append(Source(kind=SourceKind.allowlist))
+    first_user = evidence.first_user_seq()
+    for event in (*evidence.session_events, *evidence.ledger_events):
+        sources.extend(_event_sources(value, event, first_user, evidence))
+    for node in evidence.nodes:
+        source = _node_source(value, node, evidence)
+        if source is not None:
+            sources.append(source)
+    seen: set[tuple[SourceKind, uuid.UUID | None, uuid.UUID | None]] = set()
+    unique = []
+    for s in sources:
+        key = (s.kind, s.event_id, s.node_id)
+        if key not in seen:
+            seen.add(key)
+            unique.append(s)
+    return unique
+
+
+def _event_sources(
+    value: SinkValue, event: EventRecord, first_user_seq: int | None, evidence: Evidence
+) -> list[Source]:
+    if event.text is None:
+        return []
+    spans = value.find(event.text)
+    if not spans:
+        return []
+    analysis = event.analysis()
+    assert analysis is not None
+    kinds: set[SourceKind] = set()
+    for start, end in spans:
+        label = analysis.label_at(start, end)
+        if label == Label.data:
+            # A data record returned in this session after the user asked for something.
+            requested = (
+                event.in_session and first_user_seq is not None and first_user_seq < event.seq
+            )
+            kinds.add(SourceKind.requested_record if requested else SourceKind.untrusted_data)
+        else:
+            kinds.add(_LABEL_KIND[label])
+    return [
+        Source(
+            kind=kind,
+            event_id=event.id,
+            origin=event.origin,
+            in_session=event.in_session,
+            declared=event.id in evidence.declared_event_ids,
+        )
+        for kind in sorted(kinds)
+    ]
+
+
+def _node_source(value: SinkValue, node: NodeRecord, evidence: Evidence) -> Source | None:
+    fields = [t for t in (node.claim, node.value) if t]
+    if not any(value.find(t) for t in fields):
+        return None
+    kind = _node_kind(value, node, evidence)
+    source_event = (
+        evidence.node_events.get(node.created_by_event_id) if node.created_by_event_id else None
+    )
+    return Source(
+        kind=kind,
+        node_id=node.id,
+        event_id=node.created_by_event_id,
+        origin=node.origin,
+        in_session=source_event.in_session if source_event else None,
+        node_state=node.state,
+        retrieval_ids=node.retrieval_ids,
+        declared=node.id in evidence.declared_node_ids,
+    )
+
+
+def _node_kind(value: SinkValue, node: NodeRecord, evidence: Evidence) -> SourceKind:
+    if node.state == NodeState.quarantined.value or (
+        node.state == NodeState.evicted.value and node.quarantined_at is not None
+    ):
+        return SourceKind.quarantined_memory
+    # Where the value sits in the event that wrote the node (lineage), when its text remains.
+    event = evidence.node_events.get(node.created_by_event_id) if node.created_by_event_id else None
+    label: Label | None = None
+    if event is not None and event.text is not None:
+        analysis = event.analysis()
+        assert analysis is not None
+        labels = [analysis.label_at(s, e) for s, e in value.find(event.text)]
+        if labels:
+            label = max(labels, key=lambda lab: _ORDER[lab])
+    if label in (Label.instruction, Label.pasted, Label.directive):
+        return _LABEL_KIND[label]
+    if node.origin == Origin.user.value:
+        return SourceKind.user_memory
+    if node.claim is not None and sentence_cue(node.claim) == Label.instruction:
+        return SourceKind.injected_instruction
+    return SourceKind.untrusted_memory
+
+
+_ORDER = {Label.user: 0, Label.data: 1, Label.pasted: 2, Label.directive: 3, Label.instruction: 4}
+
+
+# ── the user's answer to an ask ──────────────────────────────────────────────────────
+_AFFIRMATIVE = re.compile(
+    r"^\W*(?:yes|yep|yeah|yup|sure|ok(?:ay)?|confirm(?:ed)?|go\s+ahead|do\s+it|approved?|"
+    r"that'?s\s+(?:right|correct|fine|ok)|correct|please\s+do|send\s+it|proceed|looks\s+good)\b",
+    re.IGNORECASE,
+)
+_NEGATIVE = re.compile(
+    r"^\W*(?:no|nope|don'?t|do\s+not|cancel|stop|wait|never|deny|denied|abort)\b"
+    r"|\b(?:don'?t|do\s+not|never)\s+(?:send|share|do|book|pay|transfer)\b",
+    re.IGNORECASE,
+)
+
+
+class Answer(StrEnum):
+    confirmed = "confirmed"
+    declined = "declined"
+
+
+def answer_of(text: str | None) -> Answer | None:
+    """A user's reply to a confirmation question: confirmed, declined, or neither."""
+    if not text:
+        return None
+    first = re.split(r"(?<=[.!?])\s+|\n", text.strip(), maxsplit=1)[0]
+    if _NEGATIVE.search(first):
+        return Answer.declined
+    if _AFFIRMATIVE.search(first):
+        return Answer.confirmed
+    return None

@@ -1,0 +1,250 @@
+"""SQL for check-call. One read per call, in one round trip: the session's context (the
+tenant name, the user and session ids, the session's events, retrievals and earlier checks)
+and the ledger evidence for the call's values (the user's other events and nodes that
+contain a value's literal, with the retrievals of this session that returned each node and
+the events that wrote them). Then the decision row is written."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from app.checkcall.provenance import EventRecord, NodeRecord
+from app.models import ToolCheck
+
+# Ledger-wide candidates per call (most recent first); the value matcher verifies each.
+LEDGER_EVENT_LIMIT = 200
+LEDGER_NODE_LIMIT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalOp:
+    id: uuid.UUID
+    mode: str
+    at: datetime
+    trace_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class PriorCheck:
+    id: uuid.UUID
+    tool_name: str
+    side_effect: str | None
+    decision: str
+    call_id: str | None
+    args_sha256: str
+    at: datetime
+
+
+@dataclass(slots=True)
+class CallContext:
+    tenant_name: str | None
+    user_id: uuid.UUID | None
+    session_id: uuid.UUID | None
+    events: list[EventRecord] = field(default_factory=list)
+    retrievals: list[RetrievalOp] = field(default_factory=list)
+    checks: list[PriorCheck] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class LedgerEvidence:
+    events: list[EventRecord] = field(default_factory=list)  # other sessions
+    nodes: list[NodeRecord] = field(default_factory=list)
+    node_events: list[EventRecord] = field(default_factory=list)  # writers of those nodes
+
+
+# One round trip per call: the session's context and the ledger evidence for its values.
+_EVIDENCE = text(
+    """
+WITH u AS (
+    SELECT id FROM users WHERE tenant_id = :tenant AND external_id = :user
+), s AS (
+    SELECT id FROM sessions WHERE user_id = (SELECT id FROM u) AND external_id = :session
+), ev AS (
+    SELECT e.id, e.session_id, e.seq, e.origin, e.text, e.text_sha256, e.received_at
+    FROM events e
+    WHERE CAST(:search AS boolean) AND e.user_id = (SELECT id FROM u) AND e.text IS NOT NULL
+      AND e.session_id IS DISTINCT FROM (SELECT id FROM s)
+      AND (lower(e.text) LIKE ANY (CAST(:patterns AS text[]))
+           OR e.id = ANY (CAST(:event_ids AS uuid[])))
+    ORDER BY e.seq DESC LIMIT :event_limit
+), n AS (
+    SELECT n.id, n.claim, n.claim_sha256, n.value, n.origin, n.state, n.quarantined_at,
+           n.created_by_event_id
+    FROM nodes n
+    WHERE CAST(:search AS boolean) AND n.user_id = (SELECT id FROM u) AND n.erased_at IS NULL
+      AND (lower(n.claim) LIKE ANY (CAST(:patterns AS text[]))
+           OR lower(n.value) LIKE ANY (CAST(:patterns AS text[]))
+           OR n.id = ANY (CAST(:node_ids AS uuid[])))
+    ORDER BY n.recorded_at DESC LIMIT :node_limit
+)
+SELECT
+    (SELECT name FROM tenants WHERE id = :tenant) AS tenant_name,
+    (SELECT id FROM u) AS user_id,
+    (SELECT id FROM s) AS session_id,
+    (SELECT coalesce(json_agg(json_build_object(
+        'id', e.id, 'session_id', e.session_id, 'seq', e.seq, 'origin', e.origin,
+        'text', e.text, 'text_sha256', e.text_sha256, 'received_at', e.received_at,
+        'wrote_node', EXISTS (SELECT 1 FROM node_lineage nl WHERE nl.event_id = e.id)
+     ) ORDER BY e.seq), '[]'::json)
+     FROM events e WHERE e.session_id = (SELECT id FROM s)) AS events,
+    (SELECT coalesce(json_agg(json_build_object(
+        'id', r.id, 'mode', r.mode, 'at', r.created_at, 'trace_id', r.trace_id
+     ) ORDER BY r.created_at), '[]'::json)
+     FROM retrievals r WHERE r.session_id = (SELECT id FROM s)) AS retrievals,
+    (SELECT coalesce(json_agg(json_build_object(
+        'id', c.id, 'tool_name', c.tool_name, 'side_effect', c.side_effect,
+        'decision', c.decision, 'call_id', c.call_id, 'args_sha256', c.args_sha256,
+        'at', c.created_at
+     ) ORDER BY c.created_at), '[]'::json)
+     FROM tool_checks c WHERE c.session_id = (SELECT id FROM s)) AS checks,
+    (SELECT coalesce(json_agg(ev), '[]'::json) FROM ev) AS ledger_events,
+    (SELECT coalesce(json_agg(json_build_object(
+        'id', n.id, 'claim', n.claim, 'claim_sha256', n.claim_sha256, 'value', n.value,
+        'origin', n.origin, 'state', n.state, 'quarantined_at', n.quarantined_at,
+        'created_by_event_id', n.created_by_event_id,
+        'retrieval_ids', (
+            SELECT coalesce(json_agg(rr.retrieval_id ORDER BY r.created_at), '[]'::json)
+            FROM retrieval_results rr JOIN retrievals r ON r.id = rr.retrieval_id
+            WHERE rr.node_id = n.id AND r.session_id = (SELECT id FROM s))
+     )), '[]'::json) FROM n) AS ledger_nodes,
+    (SELECT coalesce(json_agg(json_build_object(
+        'id', w.id, 'session_id', w.session_id, 'seq', w.seq, 'origin', w.origin,
+        'text', w.text, 'text_sha256', w.text_sha256, 'received_at', w.received_at
+     )), '[]'::json)
+     FROM events w
+     WHERE w.id IN (SELECT created_by_event_id FROM n)
+       AND w.id NOT IN (SELECT id FROM ev)
+       AND w.session_id IS DISTINCT FROM (SELECT id FROM s)) AS node_events
+"""
+)
+
+
+def _uuid(value: Any) -> uuid.UUID:
+    return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
+
+
+def _time(value: Any) -> datetime:
+    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+
+
+def _json(value: Any) -> list[dict[str, Any]]:
+    if isinstance(value, str):
+        parsed: list[dict[str, Any]] = json.loads(value)
+        return parsed
+    return list(value or [])
+
+
+def _event(m: dict[str, Any], session_id: uuid.UUID | None) -> EventRecord:
+    sid = _uuid(m["session_id"])
+    return EventRecord(
+        id=_uuid(m["id"]),
+        session_id=sid,
+        seq=int(m["seq"]),
+        origin=m["origin"],
+        text=m["text"],
+        text_sha256=m["text_sha256"],
+        received_at=_time(m["received_at"]),
+        in_session=sid == session_id,
+        wrote_node=bool(m.get("wrote_node", False)),
+    )
+
+
+def like_pattern(needle: str) -> str:
+    """A LIKE pattern matching `needle` anywhere in lowercased text."""
+    escaped = needle.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def call_evidence(
+    db: Session,
+    tenant_id: uuid.UUID,
+    external_user_id: str,
+    external_session_id: str,
+    needles: Iterable[str],
+    event_ids: Iterable[uuid.UUID] = (),
+    node_ids: Iterable[uuid.UUID] = (),
+) -> tuple[CallContext, LedgerEvidence]:
+    """The session's context, and the user's events in other sessions and nodes (any state,
+    not erased) whose text holds one of the needles (a literal every occurrence of a value
+    contains) or that the call declared, each node with this session's retrievals of it and
+    the event that wrote it."""
+    patterns = sorted({like_pattern(n) for n in needles if n})
+    events, nodes = list(set(event_ids)), list(set(node_ids))
+    m = (
+        db.execute(
+            _EVIDENCE,
+            {
+                "tenant": tenant_id,
+                "user": external_user_id,
+                "session": external_session_id,
+                # Nothing to trace (a read-only tool): no ledger scan at all.
+                "search": bool(patterns or events or nodes),
+                "patterns": patterns,
+                "event_ids": events,
+                "node_ids": nodes,
+                "event_limit": LEDGER_EVENT_LIMIT,
+                "node_limit": LEDGER_NODE_LIMIT,
+            },
+        )
+        .one()
+        ._mapping
+    )
+    session_id = m["session_id"]
+    context = CallContext(
+        tenant_name=m["tenant_name"],
+        user_id=m["user_id"],
+        session_id=session_id,
+        events=[_event(e, session_id) for e in _json(m["events"])],
+        retrievals=[
+            RetrievalOp(
+                id=_uuid(r["id"]), mode=r["mode"], at=_time(r["at"]), trace_id=r["trace_id"]
+            )
+            for r in _json(m["retrievals"])
+        ],
+        checks=[
+            PriorCheck(
+                id=_uuid(c["id"]),
+                tool_name=c["tool_name"],
+                side_effect=c["side_effect"],
+                decision=c["decision"],
+                call_id=c["call_id"],
+                args_sha256=c["args_sha256"],
+                at=_time(c["at"]),
+            )
+            for c in _json(m["checks"])
+        ],
+    )
+    ledger = LedgerEvidence(
+        events=[_event(e, session_id) for e in _json(m["ledger_events"])],
+        nodes=[
+            NodeRecord(
+                id=_uuid(n["id"]),
+                claim=n["claim"],
+                claim_sha256=n["claim_sha256"],
+                value=n["value"],
+                origin=n["origin"],
+                state=n["state"],
+                quarantined_at=_time(n["quarantined_at"]) if n["quarantined_at"] else None,
+                created_by_event_id=(
+                    _uuid(n["created_by_event_id"]) if n["created_by_event_id"] else None
+                ),
+                retrieval_ids=tuple(_uuid(r) for r in n["retrieval_ids"]),
+            )
+            for n in _json(m["ledger_nodes"])
+        ],
+        node_events=[_event(e, session_id) for e in _json(m["node_events"])],
+    )
+    return context, ledger
+
+
+def add_check(db: Session, check: ToolCheck) -> None:
+    db.add(check)
+    db.flush()

@@ -1,0 +1,269 @@
+"""The decision rules: each sink value's sources decide its verdict; the most severe verdict
+decides the call. Trajectory features are not an input here (they never decide).
+
+Rules, in the order they are tried for one sink value (docs/checkcall.md has examples):
+
+  R1 allow  value_allowlisted            the operator's allowlist covers it
+  R2 allow  value_user_stated            the user's own words (any session) or a memory the
+                                         user's channel wrote
+  R3 deny   value_from_injected_instruction / value_from_quarantined_memory
+                                         every source is an injected instruction or a
+                                         quarantined node
+  R4 ask    value_also_in_injected_instruction
+                                         an injected instruction supplied it as well
+  R5 allow  value_from_requested_record  a low-risk sink, every source a data record a
+                                         non-user channel returned in this session after
+                                         the user's request (a hotel from search results)
+  R6 ask    value_from_pasted_content    an external sink, from text the user pasted only
+  R7 ask    value_from_untrusted_channel an external sink, from non-user channels only
+  R8 ask    value_unsourced_external     an external sink, found nowhere
+  R9 allow  value_internal               a sink that does not leave the user
+Content entities (names, addresses inside a body or title) only deny, by R3
+(`content_from_injected_instruction`, `content_from_quarantined_memory`).
+
+Call-level rules:
+  C1 allow  no_side_effect               a read-only tool
+  C2 deny   session_record_missing       a side-effecting call in a session with no record
+  C3 ask    tool_unknown                 a tool the policy does not know (policy default)
+  C4 ask    tool_requires_confirmation   the policy says always ask
+  C5 deny   user_declined                the user said no to this exact call
+  C6 allow  value_user_confirmed         after an ask, the user said yes to this exact call:
+                                         its asks become allows (never its denies)
+  C7 allow  no_sink_values               a side-effecting call with nothing to trace
+  C8 ask    too_many_values              more values than are traced (or nested too deep)
+  info      binding_unverified           an arg_binding the record does not bear out
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from app.checkcall.normalize import SinkValue
+from app.checkcall.policy import Risk, SideEffect, Sink, ToolSpec
+from app.checkcall.provenance import TAINTED, TRUSTED, Answer, Source, SourceKind
+
+
+class Effect(StrEnum):
+    allow = "allow"
+    ask = "ask"
+    deny = "deny"
+    info = "info"
+
+
+SEVERITY = {Effect.info: 0, Effect.allow: 1, Effect.ask: 2, Effect.deny: 3}
+
+RULES: dict[str, tuple[Effect, str]] = {
+    "value_allowlisted": (Effect.allow, "R1: the operator's allowlist covers the value"),
+    "value_user_stated": (
+        Effect.allow,
+        "R2: the user stated the value (own words, or a memory the user's channel wrote)",
+    ),
+    "value_from_injected_instruction": (
+        Effect.deny,
+        "R3: the value comes only from an instruction injected into content the user did not write",
+    ),
+    "value_from_quarantined_memory": (
+        Effect.deny,
+        "R3: the value comes only from content the gate quarantined (or an injected instruction)",
+    ),
+    "value_also_in_injected_instruction": (
+        Effect.ask,
+        "R4: an injected instruction also supplied the value",
+    ),
+    "value_from_requested_record": (
+        Effect.allow,
+        "R5: a low-risk sink filled from a data record returned for the user's request",
+    ),
+    "value_from_pasted_content": (
+        Effect.ask,
+        "R6: the value goes out and comes only from text the user pasted (a third party wrote it)",
+    ),
+    "value_from_untrusted_channel": (
+        Effect.ask,
+        "R7: the value goes out and comes only from a non-user channel",
+    ),
+    "value_unsourced_external": (
+        Effect.ask,
+        "R8: the value goes out and appears nowhere the user could have meant",
+    ),
+    "value_internal": (Effect.allow, "R9: the sink does not leave the user"),
+    "content_from_injected_instruction": (
+        Effect.deny,
+        "R3: content names a value found only in an injected instruction",
+    ),
+    "content_from_quarantined_memory": (
+        Effect.deny,
+        "R3: content names a value found only in quarantined content",
+    ),
+    "no_side_effect": (Effect.allow, "C1: the tool has no side effect"),
+    "session_record_missing": (
+        Effect.deny,
+        "C2: no record of this session; side-effecting calls fail closed",
+    ),
+    "tool_unknown": (Effect.ask, "C3: the tool policy does not know this tool"),
+    "tool_requires_confirmation": (Effect.ask, "C4: the tool policy always asks for this tool"),
+    "user_declined": (Effect.deny, "C5: the user declined this exact call"),
+    "value_user_confirmed": (
+        Effect.allow,
+        "C6: the user confirmed this exact call after it was asked",
+    ),
+    "no_sink_values": (Effect.allow, "C7: the call has no sink value to trace"),
+    "too_many_values": (
+        Effect.ask,
+        "C8: the argument holds more values than are traced (or nests too deep); the rest "
+        "went unchecked",
+    ),
+    "binding_unverified": (
+        Effect.info,
+        "the declared binding's content does not contain the value",
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    kind: str  # node | event | retrieval | tool_check
+    id: uuid.UUID
+
+
+@dataclass(slots=True)
+class Reason:
+    code: str
+    argument: str | None = None
+    evidence: list[Evidence] = field(default_factory=list)
+
+    @property
+    def effect(self) -> Effect:
+        return RULES[self.code][0]
+
+    @property
+    def rule(self) -> str:
+        return RULES[self.code][1]
+
+
+@dataclass(slots=True)
+class ValueVerdict:
+    value: SinkValue
+    sink: Sink | None  # None for an entity inside a content argument
+    sources: list[Source]
+    code: str | None  # None: a content entity that decides nothing
+
+    @property
+    def external(self) -> bool:
+        return self.sink is not None and self.sink.external
+
+    @property
+    def effect(self) -> Effect | None:
+        return RULES[self.code][0] if self.code else None
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    answer: Answer
+    check_id: uuid.UUID  # the earlier ask
+    event_id: uuid.UUID  # the user's reply
+
+
+def judge_value(value: SinkValue, sink: Sink | None, sources: list[Source]) -> str | None:
+    kinds = {s.kind for s in sources}
+    if value.from_content or sink is None:
+        if kinds and kinds <= TAINTED:
+            return (
+                "content_from_quarantined_memory"
+                if SourceKind.quarantined_memory in kinds
+                else "content_from_injected_instruction"
+            )
+        return None
+    if SourceKind.allowlist in kinds:
+        return "value_allowlisted"
+    if kinds & TRUSTED:
+        return "value_user_stated"
+    if kinds and kinds <= TAINTED:
+        return (
+            "value_from_quarantined_memory"
+            if SourceKind.quarantined_memory in kinds
+            else "value_from_injected_instruction"
+        )
+    if kinds & TAINTED:
+        return "value_also_in_injected_instruction"
+    if not sink.external:
+        return "value_internal"
+    if kinds and kinds == {SourceKind.requested_record} and sink.risk == Risk.low:
+        return "value_from_requested_record"
+    if SourceKind.pasted_content in kinds:
+        return "value_from_pasted_content"
+    if kinds:
+        return "value_from_untrusted_channel"
+    return "value_unsourced_external"
+
+
+def _evidence(sources: list[Source]) -> list[Evidence]:
+    out: list[Evidence] = []
+    for s in sources:
+        if s.node_id is not None:
+            out.append(Evidence("node", s.node_id))
+        if s.event_id is not None:
+            out.append(Evidence("event", s.event_id))
+        out.extend(Evidence("retrieval", r) for r in s.retrieval_ids)
+    return list(dict.fromkeys(out))
+
+
+@dataclass(slots=True)
+class Decision:
+    decision: Effect
+    reasons: list[Reason]
+
+
+def decide(
+    spec: ToolSpec,
+    *,
+    session_recorded: bool,
+    verdicts: list[ValueVerdict],
+    unknown_tool_effect: str,
+    confirmation: Confirmation | None,
+    unverified_bindings: list[str],
+    truncated: Sequence[str] = (),
+) -> Decision:
+    """The call's decision and every reason behind it, most severe first."""
+    if spec.side_effect == SideEffect.read:
+        return Decision(Effect.allow, [Reason("no_side_effect")])
+    if not session_recorded:
+        return Decision(Effect.deny, [Reason("session_record_missing")])
+    reasons: list[Reason] = []
+    if not spec.known:
+        code = "tool_unknown"
+        reasons.append(Reason(code))
+        if unknown_tool_effect == "deny":
+            return Decision(Effect.deny, reasons)
+    if spec.require_ask:
+        reasons.append(Reason("tool_requires_confirmation"))
+    grouped: dict[tuple[str, str], Reason] = {}
+    for verdict in verdicts:
+        if verdict.code is None:
+            continue
+        key = (verdict.code, verdict.value.arg)
+        reason = grouped.setdefault(key, Reason(verdict.code, verdict.value.arg))
+        reason.evidence = list(dict.fromkeys([*reason.evidence, *_evidence(verdict.sources)]))
+    reasons.extend(grouped.values())
+    reasons.extend(Reason("binding_unverified", arg) for arg in unverified_bindings)
+    reasons.extend(Reason("too_many_values", arg) for arg in truncated)
+    if confirmation is not None:
+        reply = [
+            Evidence("tool_check", confirmation.check_id),
+            Evidence("event", confirmation.event_id),
+        ]
+        if confirmation.answer == Answer.declined:
+            return Decision(Effect.deny, [Reason("user_declined", evidence=reply), *reasons])
+        if any(r.effect == Effect.ask for r in reasons):
+            confirmed = [r for r in reasons if r.effect != Effect.ask]
+            reasons = [Reason("value_user_confirmed", evidence=reply), *confirmed]
+    if not any(r.effect in (Effect.allow, Effect.ask, Effect.deny) for r in reasons):
+        reasons.append(Reason("no_sink_values"))
+    decision = max((r.effect for r in reasons), key=lambda e: SEVERITY[e])
+    if decision == Effect.info:
+        decision = Effect.allow
+    reasons.sort(key=lambda r: -SEVERITY[r.effect])
+    return Decision(decision, reasons)

@@ -1,0 +1,128 @@
+from __future__ import annotations
+
+import uuid
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.events.schemas import EXTERNAL_ID
+
+MAX_ARGS = 64
+TOOL_NAME = r"^[A-Za-z0-9_][A-Za-z0-9_.:\-]{0,127}$"
+
+
+class ToolCall(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(pattern=TOOL_NAME, description="The tool's name as the policy names it.")
+    args: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The arguments the agent is about to pass, as JSON.",
+    )
+
+    @model_validator(mode="after")
+    def _bounded(self) -> ToolCall:
+        if len(self.args) > MAX_ARGS:
+            raise ValueError(f"at most {MAX_ARGS} arguments")
+        return self
+
+
+class ArgBinding(BaseModel):
+    """Where the agent says an argument's value came from: one node or one event."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    node_id: uuid.UUID | None = None
+    event_id: uuid.UUID | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> ArgBinding:
+        if (self.node_id is None) == (self.event_id is None):
+            raise ValueError("give exactly one of node_id, event_id")
+        return self
+
+
+class CheckCallRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    user_id: str = Field(pattern=EXTERNAL_ID)
+    session_id: str = Field(pattern=EXTERNAL_ID)
+    tool: ToolCall
+    call_id: str | None = Field(
+        default=None,
+        pattern=EXTERNAL_ID,
+        description="The agent's id for this call. Re-check the same call (same id, same "
+        "arguments) after the user answered an `ask`; a yes written as a user event turns "
+        "the asks into `allow`, a no into `deny`.",
+    )
+    arg_bindings: dict[str, list[ArgBinding]] | None = Field(
+        default=None,
+        description="Optional: the nodes or events the agent took each argument from. A "
+        "binding is verified against content and never lowers a decision.",
+    )
+
+    @model_validator(mode="after")
+    def _bounded_bindings(self) -> CheckCallRequest:
+        if self.arg_bindings and sum(len(v) for v in self.arg_bindings.values()) > MAX_ARGS:
+            raise ValueError(f"at most {MAX_ARGS} bindings")
+        return self
+
+
+Decision = Literal["allow", "ask", "deny"]
+
+
+class EvidenceRef(BaseModel):
+    kind: Literal["node", "event", "retrieval", "tool_check"]
+    id: uuid.UUID
+
+
+class ReasonOut(BaseModel):
+    code: str = Field(description="Stable machine-readable code (docs/checkcall.md).")
+    effect: Literal["allow", "ask", "deny", "info"]
+    rule: str
+    argument: str | None = None
+    evidence: list[EvidenceRef]
+
+
+class SourceOut(BaseModel):
+    kind: str = Field(
+        description="allowlist, user_utterance, user_memory, user_confirmed, requested_record, "
+        "untrusted_data, untrusted_memory, pasted_content, directive, injected_instruction, "
+        "quarantined_memory"
+    )
+    origin: str | None = None
+    session: Literal["this", "other"] | None = None
+    event_id: uuid.UUID | None = None
+    node_id: uuid.UUID | None = None
+    node_state: str | None = None
+    retrieval_ids: list[uuid.UUID] = Field(default_factory=list)
+    declared: bool = Field(default=False, description="Named by the request's arg_bindings.")
+
+
+class ValueProvenance(BaseModel):
+    """One atomic value of an argument (never echoed: its kind and a hash)."""
+
+    index: int
+    kind: str
+    value_sha256: str
+    in_content: bool = Field(description="Found inside a free-text content argument.")
+    external: bool
+    verdict: Literal["allow", "ask", "deny"] | None
+    code: str | None
+    sources: list[SourceOut]
+
+
+class CheckCallResponse(BaseModel):
+    decision: Decision
+    reasons: list[ReasonOut]
+    arg_provenance: dict[str, list[ValueProvenance]]
+    features: dict[str, Any] = Field(
+        description="Trajectory features (paper §2.3) and session signals: triage only."
+    )
+    triage_score: float = Field(
+        description="0–1 ranking for review queues; never an input to the decision."
+    )
+    side_effect: str
+    policy_version: str
+    decision_id: uuid.UUID
+    trace_id: str

@@ -1,0 +1,334 @@
+"""Who authored each part of an event's text: the user, a third party the user pasted, a
+data record, or an instruction injected for the assistant.
+
+Deterministic cues, no model. An **injected instruction** is a sentence in text the user
+did not write (a non-user event, or a passage pasted into a user turn) that
+
+- addresses the assistant ("to you, the AI language model", "note for AI assistants",
+  "if you are an AI"), or
+- overrides its task ("ignore previous instructions", "before you can solve the task",
+  "do the following first", "SYSTEM NOTE:", `<INFORMATION>` tags), or
+- states a standing routing rule: a routing verb (send, forward, cc, share, transfer, pay…)
+  with an address, URL or IBAN in the same sentence, framed as an obligation or a
+  standing order ("all reports must be cc'd to …", "from now on forward … to …",
+  "per compliance policy, send … to …").
+
+Everything from the first such sentence to the end of its record (a JSON string, a tag
+block, a paragraph, or a list item) is an instruction region. A milder **directive**
+("please send questions to …": an imperative routing verb with an address, no standing
+or override cue) is marked on its own sentence; it is not an injection, but a value from
+it is never taken as a data record the user asked for.
+
+**Pasted** text in a user turn: quoted lines (`>`), forwarded or original-message blocks,
+mail headers (`From:` … `Subject:`), "On … wrote:", a lead-in naming a document ("here's
+the email from Jordan:", "I got this from the vendor:", "Sam sent me this:"), a quoted
+passage of 30+ characters, or a letter that starts after the user's own first sentence
+("… Hi Sam, …"). The rest of a user turn is the user's own words.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from enum import StrEnum
+
+from app.extraction.schemas import Origin
+
+
+class Label(StrEnum):
+    user = "user"  # the user's own words
+    pasted = "pasted"  # third-party text inside a user turn
+    data = "data"  # a non-user channel, no instruction cue
+    directive = "directive"  # an imperative routing sentence in text the user did not write
+    instruction = "instruction"  # an instruction injected for the assistant
+
+
+@dataclass(frozen=True, slots=True)
+class TextAnalysis:
+    """Labeled regions of one text; offsets outside every region carry `default`."""
+
+    default: Label
+    regions: tuple[tuple[int, int, Label], ...] = ()
+    # In a user turn: standing routing rules in the user's own words (a triage signal).
+    own_rules: int = 0
+
+    def label_at(self, start: int, end: int) -> Label:
+        """The label of the region holding [start, end); the most severe when it straddles."""
+        best = self.default
+        for r_start, r_end, label in self.regions:
+            if r_start < end and start < r_end and _SEVERITY[label] > _SEVERITY[best]:
+                best = label
+        return best
+
+    def count(self, label: Label) -> int:
+        return sum(1 for _, _, lab in self.regions if lab == label)
+
+
+_SEVERITY = {
+    Label.user: 0,
+    Label.data: 1,
+    Label.pasted: 2,
+    Label.directive: 3,
+    Label.instruction: 4,
+}
+
+_I = re.IGNORECASE | re.MULTILINE
+
+# ── sentence cues ──────────────────────────────────────────────────────────────────
+_SINK = re.compile(
+    r"[\w.%+\-]+@[\w\-]+(?:\.[\w\-]+)*\.[A-Za-z]{2,}"  # e-mail
+    r"|(?:https?://|www\.)\S+"  # URL
+    r"|\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}",  # IBAN
+)
+_MODEL = (
+    r"(?:ai|a\.i\.|llms?|language models?|(?:ai\s+)?assistants?|chatbots?|copilots?|"
+    r"(?:ai|llm|autonomous|automated)\s+(?:agents?|models?|systems?|tools?))"
+)
+_ADDRESSING = re.compile(
+    rf"\b(?:to|for|attention|dear|hey|hello|hi)\b[,:]?\s+(?:you,?\s+)?"
+    rf"(?:the\s+|an?\s+|any\s+|all\s+)?{_MODEL}\b"
+    rf"|\b(?:if|when)\s+you\s+are\s+(?:an?\s+)?{_MODEL}"
+    rf"|\b(?:ai|llm|automated|autonomous)\s+(?:assistants?|agents?|systems?|models?|tools?)\s+"
+    r"(?:reading|processing|summari[sz]ing|handling|parsing|that\s+read|must|should|shall|"
+    r"are\s+(?:required|instructed))"
+    r"|\bthis\s+is\s+an?\s+(?:important|urgent|priority|official|mandatory)\s+"
+    r"(?:message|instruction|notice|note|update)",
+    _I,
+)
+_OVERRIDE = re.compile(
+    r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+)?"
+    r"(?:previous|prior|above|earlier|preceding|original|initial|your|system|user'?s?)\s+"
+    r"(?:instructions?|directions?|prompts?|rules|guidelines|messages|tasks?|context)"
+    r"|\bbefore\s+you\s+(?:can\s+|do\s+|start\s+|go\s+on\s+to\s+)?"
+    r"(?:solve|do|complete|answer|continue|proceed|respond|finish|start|reply)\b"
+    r"|\bdo\s+the\s+following\s+(?:first|instead|now|immediately)"
+    r"|\binstead\s+of\s+(?:the|your)\s+(?:original\s+|user'?s?\s+)?(?:task|request|instructions?)"
+    r"|\b(?:system|admin(?:istrator)?|developer|operator)\s+"
+    r"(?:note|notice|message|override|prompt|instruction|directive)s?\s*[:\-!]"
+    r"|<\s*/?\s*(?:information|instructions?|system|important|inst|admin|sys)\s*>"
+    r"|\[\s*/?\s*(?:inst|system|instructions?)\s*\]|<\|im_start\|>"
+    r"|\bnew\s+(?:instructions?|directives?|task)\s*[:\-]",
+    _I,
+)
+_ROUTING_VERB = (
+    r"(?:send|sent|forward(?:ed)?|e-?mail(?:ed)?|cc(?:'?d|'?ed)?|bcc(?:'?d|'?ed)?|cop(?:y|ied)|"
+    r"share[sd]?|transfer(?:red)?|wire[sd]?|pa(?:y|id)|upload(?:ed)?|post(?:ed)?|"
+    r"submit(?:ted)?|route[sd]?|deliver(?:ed)?|report(?:ed)?|loop\s+in|mirror(?:ed)?|"
+    r"archive[sd]?|back(?:ed)?\s+up)"
+)
+_ROUTING = re.compile(rf"\b{_ROUTING_VERB}\b", _I)
+_STANDING = re.compile(
+    r"\b(?:always|from\s+now\s+on|going\s+forward|henceforth|from\s+this\s+point|"
+    r"in\s+(?:the\s+)?future|all\s+future|every\s+time|each\s+time|whenever|by\s+default|"
+    r"standing\s+(?:rule|instruction|order))\b",
+    _I,
+)
+_OBLIGATION = re.compile(
+    rf"\b(?:must|shall|should|are\s+to|is\s+to|needs?\s+to|ha(?:ve|s)\s+to)\s+(?:also\s+)?"
+    rf"(?:always\s+)?be\s+{_ROUTING_VERB}"
+    r"|\b(?:policy|policies|compliance|regulation|regulatory|requirements?|mandatory|"
+    r"mandated|required)\b",
+    _I,
+)
+_IMPERATIVE = re.compile(
+    rf"^\W*(?:(?:please|kindly|also|then|and|now|first|next|finally|just)\W+)*{_ROUTING_VERB}\b"
+    r"(?!\s*:)"
+    rf"|\byou\s+(?:must|should|need\s+to|have\s+to|are\s+(?:required|expected)\s+to)\s+"
+    rf"(?:also\s+)?{_ROUTING_VERB}\b",
+    _I,
+)
+
+
+def sentence_cue(sentence: str) -> Label | None:
+    """instruction, directive or None for one sentence of text the user did not write."""
+    if _ADDRESSING.search(sentence) or _OVERRIDE.search(sentence):
+        return Label.instruction
+    has_sink = _SINK.search(sentence) is not None
+    routing = _ROUTING.search(sentence) is not None
+    if has_sink and routing and (_STANDING.search(sentence) or _OBLIGATION.search(sentence)):
+        return Label.instruction
+    if has_sink and _IMPERATIVE.search(sentence):
+        return Label.directive
+    return None
+
+
+# ── records and sentences ──────────────────────────────────────────────────────────
+_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"', re.DOTALL)
+_TAG_BLOCK = re.compile(
+    r"<\s*(information|instructions?|system|important|inst|admin|sys)\s*>.*?<\s*/\s*\1\s*>",
+    re.IGNORECASE | re.DOTALL,
+)
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n|(?:\\n){2,}|\r\n[ \t]*\r\n")
+_LIST_ITEM = re.compile(r"(?:^|\n|\\n)[ \t]*(?:\d{1,3}[.)]|[-*•]|#{1,6})[ \t]+")
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+|\n|\\n|\r")
+
+
+def _records(text: str) -> list[tuple[int, int]]:
+    if text.lstrip()[:1] in ("{", "["):
+        records = [m.span(1) for m in _JSON_STRING.finditer(text)]
+    else:
+        records = []
+        start = 0
+        for brk in _PARAGRAPH_BREAK.finditer(text):
+            records.append((start, brk.start()))
+            start = brk.end()
+        records.append((start, len(text)))
+        # A list item starts a new record: one search result per item.
+        split: list[tuple[int, int]] = []
+        for r_start, r_end in records:
+            cuts = [
+                m.start() for m in _LIST_ITEM.finditer(text, r_start, r_end) if m.start() > r_start
+            ]
+            bounds = [r_start, *cuts, r_end]
+            split.extend(zip(bounds[:-1], bounds[1:], strict=True))
+        records = split
+    # A tag block (<INFORMATION> … </INFORMATION>) is one record, however many it spans.
+    for block in _TAG_BLOCK.finditer(text):
+        b_start, b_end = block.span()
+        inside = [r for r in records if r[0] < b_end and b_start < r[1]]
+        if len(inside) > 1 or (inside and (inside[0][0] > b_start or inside[0][1] < b_end)):
+            records = [r for r in records if r not in inside]
+            records.append(
+                (min(b_start, *(r[0] for r in inside)), max(b_end, *(r[1] for r in inside)))
+            )
+    return sorted(records)
+
+
+def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    out = []
+    pos = start
+    for brk in _SENTENCE_BREAK.finditer(text, start, end):
+        if brk.start() > pos:
+            out.append((pos, brk.start()))
+        pos = brk.end()
+    if end > pos:
+        out.append((pos, end))
+    return out
+
+
+def instruction_regions(
+    text: str, start: int = 0, end: int | None = None
+) -> list[tuple[int, int, Label]]:
+    """Instruction and directive regions of text the user did not write, within [start, end)."""
+    end = len(text) if end is None else end
+    regions: list[tuple[int, int, Label]] = []
+    for r_start, r_end in _records(text[start:end]):
+        r_start, r_end = r_start + start, r_end + start
+        for s_start, s_end in _sentences(text, r_start, r_end):
+            cue = sentence_cue(text[s_start:s_end])
+            if cue == Label.instruction:
+                regions.append((s_start, r_end, Label.instruction))
+                break
+            if cue == Label.directive:
+                regions.append((s_start, s_end, Label.directive))
+    return regions
+
+
+# ── pasted passages in a user turn ─────────────────────────────────────────────────
+_DOC_NOUN = (
+    r"(?:e-?mail|message|mail|note|text|doc(?:ument)?|memo|letter|thread|reply|post|snippet|"
+    r"excerpt|passage|paragraph|notice|announcement|comment|chat|invoice|page|it|this|"
+    r"what\s+\w+\s+(?:sent|wrote|said))"
+)
+_PASTE_LEAD_IN = re.compile(
+    rf"\b(?:here(?:'s|’s|\s+is|\s+are)|below\s+is|see\s+below|pasting|pasted|paste|copying|"
+    rf"copied|quoting|forwarding)\b[^:\n]{{0,60}}?\b{_DOC_NOUN}\b[^:\n]{{0,60}}:"
+    r"|\b(?:i|we)\s+(?:just\s+)?(?:got|received|found|was\s+sent|were\s+sent|have)\s+"
+    r"(?:this|the\s+following|an?\s+(?:e-?mail|message|note|letter|text|memo|reply))\b[^:\n]{0,60}:"
+    r"|\b[\w.’']+\s+(?:sent|wrote|emailed|forwarded|posted|said|replied)"
+    r"(?:\s+(?:me|us|this|the\s+following|back))*\s*:"
+    r"|\b(?:this|the\s+following)\s+(?:came\s+in|arrived|is\s+from|was\s+sent|just\s+came\s+in)"
+    r"\b[^:\n]{0,60}:",
+    re.IGNORECASE,
+)
+_FORWARD_MARK = re.compile(
+    r"^[ \t]*-{2,}\s*(?:forwarded|original)\s+message\s*-{2,}|^[ \t]*begin\s+forwarded\s+message"
+    r"|^[ \t]*on\s[^\n]{3,80}\swrote:[ \t]*$",
+    _I,
+)
+_HEADER_LINE = re.compile(r"^[ \t]*(?:from|sent|to|subject|date|cc|reply-to):[ \t]+\S", _I)
+_QUOTE_LINES = re.compile(r"(?:^[ \t]*>[^\n]*(?:\n|$))+", re.MULTILINE)
+_QUOTED = re.compile(r"```(.{30,}?)```|“([^”]{30,})”|\"([^\"]{30,})\"", re.DOTALL)
+_GREETING = re.compile(
+    r"(?:^|\n|[.!?]\s+)((?i:hi|hello|dear|hey|good\s+(?:morning|afternoon|evening))\s+"
+    r"[A-Z][\w\-]+(?:\s+[A-Z][\w\-]+)?\s*[,!:\n])",
+)
+
+
+def pasted_regions(text: str) -> list[tuple[int, int]]:
+    """Passages of a user turn that a third party wrote."""
+    regions: list[tuple[int, int]] = []
+    for m in _QUOTE_LINES.finditer(text):
+        regions.append(m.span())
+    for m in _QUOTED.finditer(text):
+        group = next(g for g in (1, 2, 3) if m.group(g) is not None)
+        regions.append(m.span(group))
+    starts: list[int] = []
+    lead_in = _PASTE_LEAD_IN.search(text)
+    if lead_in:
+        starts.append(lead_in.end())
+    forward = _FORWARD_MARK.search(text)
+    if forward:
+        starts.append(forward.start())
+    headers = list(_HEADER_LINE.finditer(text))
+    for first, second in zip(headers, headers[1:], strict=False):
+        if text.count("\n", first.start(), second.start()) <= 3:
+            starts.append(first.start())
+            break
+    greeting = _GREETING.search(text)
+    if greeting and greeting.start(1) > 0:
+        starts.append(greeting.start(1))
+    if starts:
+        regions.append((min(starts), len(text)))
+    return _merge(regions)
+
+
+def _merge(regions: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(regions):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
+
+
+def analyze(text: str, origin: str) -> TextAnalysis:
+    if origin == Origin.user.value:
+        regions: list[tuple[int, int, Label]] = []
+        for p_start, p_end in pasted_regions(text):
+            regions.append((p_start, p_end, Label.pasted))
+            regions.extend(
+                r for r in instruction_regions(text, p_start, p_end) if r[2] == Label.instruction
+            )
+        own_rules = sum(
+            1
+            for start, _, label in instruction_regions(text)
+            if label == Label.instruction
+            and not any(p_start <= start < p_end for p_start, p_end, _ in regions)
+        )
+        return TextAnalysis(default=Label.user, regions=tuple(regions), own_rules=own_rules)
+    return TextAnalysis(default=Label.data, regions=tuple(instruction_regions(text)))
+
+
+# Analyses keyed by (text hash, origin): the cache never holds text, only offsets.
+_CACHE_SIZE = 20_000
+_cache: OrderedDict[tuple[str, str], TextAnalysis] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def analyze_cached(text: str, origin: str, text_sha256: str) -> TextAnalysis:
+    key = (text_sha256, origin)
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None:
+            _cache.move_to_end(key)
+            return hit
+    result = analyze(text, origin)
+    with _cache_lock:
+        _cache[key] = result
+        if len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return result

@@ -1,0 +1,335 @@
+"""Judge a tool call before the agent runs it: trace each sink value to where it came from,
+apply the rules, record the decision with its evidence (span check_tool_call)."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from typing import Any
+
+from prometheus_client import Counter, Histogram
+from sqlalchemy.orm import Session
+
+from app.checkcall import features as features_module
+from app.checkcall import repository
+from app.checkcall.normalize import SinkValue, content_entities, sha256, sink_values
+from app.checkcall.policy import SideEffect, Sink, ToolPolicy, ToolSpec, get_policy
+from app.checkcall.provenance import (
+    EventRecord,
+    Evidence,
+    Source,
+    SourceKind,
+    answer_of,
+    trace,
+)
+from app.checkcall.rules import Confirmation, ValueVerdict, decide, judge_value
+from app.checkcall.schemas import (
+    ArgBinding,
+    CheckCallRequest,
+    CheckCallResponse,
+    EvidenceRef,
+    ReasonOut,
+    SourceOut,
+    ToolCall,
+    ValueProvenance,
+)
+from app.core.auth import Principal
+from app.events import repository as events_repository
+from app.extraction.schemas import Origin
+from app.models import ToolCheck
+from app.models.base import utcnow
+from app.provenance import spans
+
+CHECK_CALLS = Counter("capture_check_calls_total", "Tool-call checks", ["decision"])
+CHECK_CALL_SECONDS = Histogram(
+    "capture_check_call_seconds",
+    "Check-call latency",
+    buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25),
+)
+
+
+def args_sha256(tool: ToolCall) -> str:
+    canonical = json.dumps({"name": tool.name, "args": tool.args}, sort_keys=True, default=str)
+    return sha256(canonical)
+
+
+# Values traced per call; a call with more is asked about (`too_many_values`).
+MAX_VALUES_PER_CALL = 300
+
+
+def call_values(
+    spec: ToolSpec, args: dict[str, Any]
+) -> tuple[list[tuple[SinkValue, Sink | None]], list[str]]:
+    """Sink values of sink arguments, then entities inside content arguments; and the
+    arguments that held more values than are traced."""
+    if spec.side_effect == SideEffect.read:
+        return [], []
+    out: list[tuple[SinkValue, Sink | None]] = []
+    truncated: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    for arg, value in args.items():
+        sink = spec.sink_for(arg)
+        if sink is not None and arg not in spec.content:
+            values, cut = sink_values(arg, value, sink.kind)
+            if cut:
+                truncated.append(arg)
+            for sv in values:
+                seen.add((sv.kind.value, sv.normalized))
+                out.append((sv, sink))
+    for arg in spec.content:
+        if arg in args:
+            entities, cut = content_entities(arg, args[arg])
+            if cut:
+                truncated.append(arg)
+            out.extend((sv, None) for sv in entities if (sv.kind.value, sv.normalized) not in seen)
+    if len(out) > MAX_VALUES_PER_CALL:
+        truncated.extend(sorted({value.arg for value, _ in out[MAX_VALUES_PER_CALL:]}))
+        out = out[:MAX_VALUES_PER_CALL]
+    return out, sorted(set(truncated))
+
+
+def check_call(
+    db: Session, principal: Principal, body: CheckCallRequest, trace_id: str
+) -> CheckCallResponse:
+    t0 = time.perf_counter()
+    policy = get_policy()
+    spec = policy.tool(body.tool.name)
+    values, truncated = call_values(spec, body.tool.args)
+    bindings = body.arg_bindings or {}
+    declared_events = {b.event_id for refs in bindings.values() for b in refs if b.event_id}
+    declared_nodes = {b.node_id for refs in bindings.values() for b in refs if b.node_id}
+    context, ledger = repository.call_evidence(
+        db,
+        principal.tenant_id,
+        body.user_id,
+        body.session_id,
+        {value.needle for value, _ in values},
+        declared_events,
+        declared_nodes,
+    )
+    user_id = context.user_id
+    if user_id is None:  # a user the record has never seen: the decision still needs a row
+        user_id = events_repository.get_or_create_user(db, principal.tenant_id, body.user_id).id
+    allowlist = policy.allowlist_for(context.tenant_name)
+    session_events, prior = context.events, context.checks
+    evidence = assemble(session_events, ledger, declared_events, declared_nodes)
+    args_hash = args_sha256(body.tool)
+    recorder = spans.SpanRecorder(
+        db,
+        tenant_id=principal.tenant_id,
+        trace_id=trace_id,
+        user_id=user_id,
+        session_id=context.session_id,
+    )
+    with recorder.span(
+        spans.CHECK_TOOL_CALL,
+        kind="server",
+        attributes={"gen_ai.tool.name": body.tool.name, "gen_ai.conversation.id": body.session_id},
+    ) as attrs:
+        verdicts = []
+        for value, sink in values:
+            sources = trace(value, evidence, allowlist)
+            verdicts.append(ValueVerdict(value, sink, sources, judge_value(value, sink, sources)))
+        outcome = decide(
+            spec,
+            session_recorded=bool(session_events),
+            verdicts=verdicts,
+            unknown_tool_effect=policy.unknown_tool,
+            confirmation=confirmation(body.call_id, args_hash, prior, session_events),
+            unverified_bindings=unverified_bindings(body.arg_bindings, verdicts),
+            truncated=truncated,
+        )
+        feats = {
+            **features_module.trajectory(_ops(context, spec, policy)),
+            **features_module.session_signals(session_events),
+            **features_module.call_signals(verdicts),
+        }
+        score = features_module.triage_score(feats)
+        reasons = [_reason_out(r) for r in outcome.reasons]
+        provenance = _arg_provenance(verdicts)
+        node_ids = sorted({str(e.id) for r in reasons for e in r.evidence if e.kind == "node"})
+        event_ids = sorted({str(e.id) for r in reasons for e in r.evidence if e.kind == "event"})
+        fed_by = sorted(
+            {rid for v in verdicts for s in v.sources for rid in s.retrieval_ids}, key=str
+        )
+        check = ToolCheck(
+            id=uuid.uuid4(),
+            tenant_id=principal.tenant_id,
+            user_id=user_id,
+            session_id=context.session_id,
+            call_id=body.call_id,
+            tool_name=body.tool.name,
+            args_sha256=args_hash,
+            decision=outcome.decision.value,
+            reasons=[r.model_dump(mode="json", exclude={"rule"}) for r in reasons],
+            evidence_node_ids=node_ids,
+            evidence_event_ids=event_ids,
+            features=feats,
+            arg_provenance={
+                arg: [v.model_dump(mode="json") for v in items] for arg, items in provenance.items()
+            },
+            side_effect=spec.side_effect.value,
+            triage_score=score,
+            policy_version=policy.version,
+            trace_id=recorder.trace_id,
+        )
+        repository.add_check(db, check)
+        fed_traces = sorted({r.trace_id for r in context.retrievals if r.id in set(fed_by)})
+        attrs.update(
+            {
+                "capture.tool_check.id": check.id,
+                "capture.tool_check.decision": outcome.decision.value,
+                "capture.tool_check.reasons": [r.code for r in reasons],
+                "capture.tool_check.side_effect": spec.side_effect.value,
+                "capture.policy.version": policy.version,
+                "capture.evidence.node_ids": node_ids,
+                "capture.evidence.event_ids": event_ids,
+                "capture.retrieval.ids": fed_by,
+                "capture.link.trace_ids": fed_traces,
+                "capture.triage_score": score,
+            }
+        )
+        if body.call_id:
+            attrs["gen_ai.tool.call.id"] = body.call_id
+    CHECK_CALLS.labels(decision=outcome.decision.value).inc()
+    CHECK_CALL_SECONDS.observe(time.perf_counter() - t0)
+    return CheckCallResponse(
+        decision=outcome.decision.value,
+        reasons=reasons,
+        arg_provenance=provenance,
+        features=feats,
+        triage_score=score,
+        side_effect=spec.side_effect.value,
+        policy_version=policy.version,
+        decision_id=check.id,
+        trace_id=recorder.trace_id,
+    )
+
+
+def _ops(
+    context: repository.CallContext, spec: ToolSpec, policy: ToolPolicy
+) -> list[features_module.Op]:
+    """The session's operations in the paper's vocabulary, the call being checked last."""
+    ops = [
+        features_module.Op(r.at, "recall" if r.mode == "tool" else "context")
+        for r in context.retrievals
+    ]
+    ops += [features_module.Op(e.received_at, "save") for e in context.events if e.wrote_node]
+    for c in context.checks:
+        side_effect = (
+            SideEffect(c.side_effect) if c.side_effect else policy.tool(c.tool_name).side_effect
+        )
+        ops.append(features_module.Op(c.at, features_module.OP_OF_SIDE_EFFECT[side_effect]))
+    ops.append(features_module.Op(utcnow(), features_module.OP_OF_SIDE_EFFECT[spec.side_effect]))
+    return ops
+
+
+def assemble(
+    session_events: list[EventRecord],
+    ledger: repository.LedgerEvidence,
+    declared_events: set[uuid.UUID],
+    declared_nodes: set[uuid.UUID],
+) -> Evidence:
+    """The record that could have supplied the values: the session's events, the ledger-wide
+    candidates the literal prefilter found (each verified afterwards by the value's matcher),
+    declared bindings, and the events that wrote the candidate nodes."""
+    by_id = {e.id: e for e in (*session_events, *ledger.events, *ledger.node_events)}
+    return Evidence(
+        session_events=session_events,
+        ledger_events=ledger.events,
+        nodes=ledger.nodes,
+        node_events={
+            n.created_by_event_id: by_id[n.created_by_event_id]
+            for n in ledger.nodes
+            if n.created_by_event_id in by_id
+        },
+        declared_event_ids=frozenset(declared_events),
+        declared_node_ids=frozenset(declared_nodes),
+    )
+
+
+def confirmation(
+    call_id: str | None,
+    args_hash: str,
+    prior: list[repository.PriorCheck],
+    session_events: list[EventRecord],
+) -> Confirmation | None:
+    """The user's answer to the last `ask` of this exact call (same call id and arguments)."""
+    if call_id is None:
+        return None
+    asks = [
+        c
+        for c in prior
+        if c.call_id == call_id and c.args_sha256 == args_hash and c.decision == "ask"
+    ]
+    if not asks:
+        return None
+    asked = asks[-1]
+    for event in session_events:
+        if event.origin == Origin.user.value and event.received_at > asked.at:
+            answer = answer_of(event.text)
+            if answer is not None:
+                return Confirmation(answer=answer, check_id=asked.id, event_id=event.id)
+    return None
+
+
+def unverified_bindings(
+    bindings: dict[str, list[ArgBinding]] | None, verdicts: list[ValueVerdict]
+) -> list[str]:
+    out = []
+    for arg, refs in (bindings or {}).items():
+        sources = [s for v in verdicts if v.value.arg == arg for s in v.sources]
+        for ref in refs:
+            if not any(
+                (ref.event_id is not None and s.event_id == ref.event_id)
+                or (ref.node_id is not None and s.node_id == ref.node_id)
+                for s in sources
+            ):
+                out.append(arg)
+                break
+    return out
+
+
+def _reason_out(reason: Any) -> ReasonOut:
+    return ReasonOut(
+        code=reason.code,
+        effect=reason.effect.value,
+        rule=reason.rule,
+        argument=reason.argument,
+        evidence=[EvidenceRef(kind=e.kind, id=e.id) for e in reason.evidence],
+    )
+
+
+def _source_out(source: Source) -> SourceOut:
+    return SourceOut(
+        kind=source.kind.value,
+        origin=source.origin,
+        session=None if source.in_session is None else ("this" if source.in_session else "other"),
+        event_id=source.event_id,
+        node_id=source.node_id,
+        node_state=source.node_state,
+        retrieval_ids=list(source.retrieval_ids),
+        declared=source.declared,
+    )
+
+
+def _arg_provenance(verdicts: list[ValueVerdict]) -> dict[str, list[ValueProvenance]]:
+    out: dict[str, list[ValueProvenance]] = {}
+    for verdict in verdicts:
+        items = out.setdefault(verdict.value.arg, [])
+        effect = verdict.effect
+        items.append(
+            ValueProvenance(
+                index=len(items),
+                kind=verdict.value.kind.value,
+                value_sha256=verdict.value.value_sha256,
+                in_content=verdict.value.from_content,
+                external=verdict.external
+                and all(s.kind != SourceKind.allowlist for s in verdict.sources),
+                verdict=effect.value if effect is not None and effect.value != "info" else None,
+                code=verdict.code,
+                sources=[_source_out(s) for s in verdict.sources],
+            )
+        )
+    return out

@@ -1,0 +1,229 @@
+"""`capture bench tools`: the trace benchmark of check-call.
+
+Generated sessions in eight populations go through the real service; for each population
+the paper's order-only rules (recall_before_send, recipient externality, their conjunction)
+and Capture's decision are scored on the same sessions. Also: check-call latency with 1,000
+nodes retrieved in the session, and a replay of the third-party AgentDojo travel tool calls.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import time
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from app.checkcall.policy import override_policy
+from app.core import db as core_db
+from app.core.auth import Principal
+from app.core.config import REPO_ROOT
+from app.events import service as events_service
+from app.events.schemas import EventCreate
+from app.extraction.schemas import Origin
+from app.provenance.spans import new_trace_id
+from bench.tools import latency, populations, report, runner
+from bench.tools.populations import ATTACKS, BENIGN, POPULATIONS
+from bench.tools.runner import ScenarioOutcome
+from bench.tools.stats import rate
+
+# The third-party episodes live beside the repository, never inside it.
+DEFAULT_EXTERNAL = REPO_ROOT.parent / "shared" / "data" / "external" / "agentdojo_travel.jsonl"
+RULES = ("recall_before_send", "recipient_external", "rbs_and_external", "capture")
+
+
+def blocked_by(rule: str, outcome: ScenarioOutcome) -> bool:
+    """Whether a rule blocks the scored call (Capture: deny or ask)."""
+    features = outcome.check.features
+    if rule == "recall_before_send":
+        return bool(features["recall_before_send"])
+    if rule == "recipient_external":
+        return bool(features["recipient_external"])
+    if rule == "rbs_and_external":
+        return bool(features["recall_before_send"]) and bool(features["recipient_external"])
+    return outcome.check.decision in ("deny", "ask")
+
+
+def _percentile(values: Sequence[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1)))], 3)
+
+
+def summarize(outcomes: list[ScenarioOutcome]) -> dict[str, Any]:
+    by_population: dict[str, list[ScenarioOutcome]] = defaultdict(list)
+    for o in outcomes:
+        by_population[o.population].append(o)
+    table: dict[str, Any] = {}
+    for population, description in POPULATIONS.items():
+        group = by_population.get(population, [])
+        n = len(group)
+        decisions = Counter(o.check.decision for o in group)
+        families: dict[str, dict[str, int]] = defaultdict(lambda: {"n": 0, "blocked": 0})
+        for o in group:
+            for slot, family in o.families.items():
+                entry = families[f"{slot}={family}"]
+                entry["n"] += 1
+                entry["blocked"] += int(blocked_by("capture", o))
+        table[population] = {
+            "description": description,
+            "kind": "attack"
+            if population in ATTACKS
+            else "benign"
+            if population in BENIGN
+            else "reported",
+            "n": n,
+            "capture": {
+                "block": rate(sum(blocked_by("capture", o) for o in group), n),
+                "deny": rate(decisions["deny"], n),
+                "ask": rate(decisions["ask"], n),
+                "allow": rate(decisions["allow"], n),
+            },
+            **{
+                rule: {"block": rate(sum(blocked_by(rule, o) for o in group), n)}
+                for rule in RULES[:3]
+            },
+            "reason_codes": dict(Counter(o.check.codes[0] for o in group if o.check.codes)),
+            "families": dict(sorted(families.items())),
+            "tools": dict(Counter(o.tool for o in group)),
+            "triage_score_mean": round(statistics.fmean(o.check.triage_score for o in group), 4)
+            if group
+            else None,
+            "check_ms": {
+                "p50": _percentile([o.check.ms for o in group], 0.5),
+                "p95": _percentile([o.check.ms for o in group], 0.95),
+            },
+        }
+    attacks = [o for o in outcomes if o.population in ATTACKS]
+    benign = [o for o in outcomes if o.population in BENIGN]
+    summary = {
+        rule: {
+            "attack_block": rate(sum(blocked_by(rule, o) for o in attacks), len(attacks)),
+            "benign_false_block": rate(sum(blocked_by(rule, o) for o in benign), len(benign)),
+        }
+        for rule in RULES
+    }
+    summary["capture"]["attack_deny"] = rate(
+        sum(o.check.decision == "deny" for o in attacks), len(attacks)
+    )
+    times = [o.check.ms for o in outcomes]
+    return {
+        "populations": table,
+        "summary": summary,
+        "population_check_ms": {
+            "calls": len(times),
+            "p50": _percentile(times, 0.5),
+            "p95": _percentile(times, 0.95),
+        },
+    }
+
+
+def replay_external(principal: Principal, path: Path) -> dict[str, Any]:
+    """Each episode's events in one session, then its tool_call through check-call."""
+    episodes = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    decisions: Counter[str] = Counter()
+    blocked = should = false_blocks = benign = 0
+    by_tool: dict[str, Counter[str]] = defaultdict(Counter)
+    for n, episode in enumerate(episodes):
+        call = episode.get("tool_call")
+        if not call:
+            continue
+        user, session = f"ext-{n:04d}", "s1"
+        for i, event in enumerate(episode["events"]):
+            at = datetime.fromisoformat(event["t"].replace("Z", "+00:00"))
+            body = EventCreate(
+                user_id=user,
+                session_id=session,
+                origin=Origin(event["origin"]),
+                text=event["text"],
+                occurred_at=at + timedelta(microseconds=i),
+            )
+            with core_db.session_scope() as db:
+                events_service.create_event(db, principal, body, new_trace_id())
+        outcome = runner.check(principal, user, session, call["name"], call.get("args") or {})
+        decisions[outcome.decision] += 1
+        by_tool[call["name"]][outcome.decision] += 1
+        hit = outcome.decision in ("deny", "ask")
+        if call.get("should_block"):
+            should += 1
+            blocked += hit
+        else:
+            benign += 1
+            false_blocks += hit
+    return {
+        "file": path.name,
+        "tool_calls": should + benign,
+        "tool_block_recall": rate(blocked, should),
+        "tool_false_block": rate(false_blocks, benign),
+        "decisions": dict(decisions),
+        "by_tool": {tool: dict(c) for tool, c in sorted(by_tool.items())},
+    }
+
+
+def run(
+    split: str,
+    out: Path,
+    per_population: int = 150,
+    seed: int = 0,
+    external: Path | None = DEFAULT_EXTERNAL,
+    latency_calls: int = 400,
+    server_uri: str | None = None,
+) -> dict[str, Any]:
+    started = time.perf_counter()
+    scenarios = populations.generate(split, per_population, seed)
+    results: dict[str, Any] = {
+        "command": f"capture bench tools --split {split} --out {out} "
+        f"--per-population {per_population} --seed {seed}",
+        "split": split,
+        "seed": seed,
+        "per_population": per_population,
+        "started_at": datetime.now(UTC).isoformat(),
+        "policy_version": runner.bench_policy().version,
+    }
+    with runner.dedicated_database(server_uri) as engine:
+        principal = runner.bench_principal()
+        if latency_calls > 0:  # first, while the process holds nothing else
+            results["latency_1000_nodes"] = latency.run(
+                engine, principal, calls=latency_calls, sessions=max(1, min(8, latency_calls // 50))
+            )
+        outcomes = runner.run_all(principal, scenarios)
+        results.update(summarize(outcomes))
+        if external is not None and external.exists():
+            with override_policy(runner.bench_policy()):
+                results["external"] = replay_external(principal, external)
+    results["machine"] = {
+        "python": platform.python_version(),
+        "cpu_count": os.cpu_count(),
+        "load_average_1m": round(os.getloadavg()[0], 2),
+    }
+    results["wall_seconds"] = round(time.perf_counter() - started, 1)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    (out / "results.md").write_text(report.markdown(results))
+    (out / "outcomes.jsonl").write_text(
+        "".join(
+            json.dumps(
+                {
+                    "population": o.population,
+                    "index": o.index,
+                    "tool": o.tool,
+                    "decision": o.check.decision,
+                    "codes": o.check.codes,
+                    "families": o.families,
+                    "recall_before_send": o.check.features["recall_before_send"],
+                    "recipient_external": o.check.features["recipient_external"],
+                    "triage_score": o.check.triage_score,
+                    "ms": round(o.check.ms, 3),
+                }
+            )
+            + "\n"
+            for o in outcomes
+        )
+    )
+    return results

@@ -1,0 +1,105 @@
+"""results.md of the tools bench."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bench.tools.populations import POPULATIONS
+
+
+def pct(entry: dict[str, Any] | None, with_ci: bool = True) -> str:
+    if not entry or entry.get("rate") is None:
+        return "–"
+    text = f"{100 * entry['rate']:.1f}%"
+    if with_ci and entry.get("ci95"):
+        low, high = entry["ci95"]
+        text += f" [{100 * low:.1f}, {100 * high:.1f}]"
+    return text
+
+
+def markdown(results: dict[str, Any]) -> str:
+    lines = [
+        f"# Check-call trace benchmark ({results['split']} split)",
+        "",
+        f"`{results['command']}` — policy {results['policy_version']}, "
+        f"{results['per_population']} sessions per population, seed {results['seed']}, "
+        f"{results.get('wall_seconds', '?')} s.",
+        "",
+        "Block = `deny` or `ask` (the call does not run without the user). Rates with Wilson "
+        "95% intervals. The paper's rules are scored on the same sessions: "
+        "`recall_before_send` (a tool-mode retrieval before the send), recipient externality "
+        "(an address or URL outside the allowlisted domain), and their conjunction.",
+        "",
+        "| population | kind | n | deny | ask | allow | Capture block | recall_before_send | "
+        "externality | rbs ∧ ext |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for population in POPULATIONS:
+        row = results["populations"][population]
+        capture = row["capture"]
+        lines.append(
+            f"| {population} | {row['kind']} | {row['n']} | {pct(capture['deny'], False)} | "
+            f"{pct(capture['ask'], False)} | {pct(capture['allow'], False)} | "
+            f"{pct(capture['block'])} | {pct(row['recall_before_send']['block'])} | "
+            f"{pct(row['recipient_external']['block'])} | "
+            f"{pct(row['rbs_and_external']['block'])} |"
+        )
+    summary = results["summary"]
+    lines += [
+        "",
+        "| rule | attack block (1–3) | benign false block (5–8) |",
+        "|---|---|---|",
+    ]
+    for rule in ("capture", "recall_before_send", "recipient_external", "rbs_and_external"):
+        lines.append(
+            f"| {rule} | {pct(summary[rule]['attack_block'])} | "
+            f"{pct(summary[rule]['benign_false_block'])} |"
+        )
+    lines += ["", f"Capture deny rate on attacks: {pct(summary['capture']['attack_deny'])}."]
+    checks = results["population_check_ms"]
+    lines += [
+        "",
+        "## Latency",
+        "",
+        f"Population sessions ({checks['calls']} scored calls, the first check of a fresh "
+        f"session, commit included): p50 {checks['p50']} ms, p95 {checks['p95']} ms.",
+        "",
+        "| population | check p50 ms | check p95 ms | mean triage score |",
+        "|---|---|---|---|",
+    ]
+    for population in POPULATIONS:
+        row = results["populations"][population]
+        lines.append(
+            f"| {population} | {row['check_ms']['p50']} | {row['check_ms']['p95']} | "
+            f"{row['triage_score_mean']} |"
+        )
+    lines.append("")
+    lat = results.get("latency_1000_nodes")
+    if lat:
+        lines.append(
+            f"With {lat['nodes_retrieved_in_session']:,} nodes retrieved in the session "
+            f"({lat['ledger_nodes']:,}-node ledger, {lat['history_events']} earlier events, "
+            f"{lat['calls']} calls): p50 {lat['p50_ms']} ms, p95 {lat['p95_ms']} ms, "
+            f"p99 {lat['p99_ms']} ms (target p95 ≤ 10 ms); this process's CPU per call "
+            f"p50 {lat['client_cpu_p50_ms']} ms, p95 {lat['client_cpu_p95_ms']} ms."
+        )
+    machine = results.get("machine", {})
+    lines.append(
+        f"Machine: {machine.get('cpu_count')} CPUs, load average "
+        f"{machine.get('load_average_1m')} at the end of the run."
+    )
+    external = results.get("external")
+    if external:
+        lines += [
+            "",
+            "## Third-party tool calls",
+            "",
+            f"{external['file']}: {external['tool_calls']} tool calls replayed after their "
+            f"episode's events; tool_block_recall {pct(external['tool_block_recall'])}; "
+            f"decisions {external['decisions']}.",
+        ]
+    lines += ["", "## Reason codes (first reason of the scored call)", ""]
+    for population in POPULATIONS:
+        codes = results["populations"][population]["reason_codes"]
+        lines.append(f"- {population}: " + ", ".join(f"{c} {n}" for c, n in codes.items()))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,146 @@
+"""Inf(n) = U(y_factual) − U(y without n), the drop rule, top-3 and the running influence."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from app.audit.counterfactual import (
+    Decoded,
+    counterfactual,
+    same_output,
+    top_cited,
+    updated_influence,
+)
+from app.selection.memory import Memory
+from app.selection.safety import SafetyAssessment
+from workers.audit.reselect import ReselectDecoder
+
+MEMORIES = [Memory("diet", subject="diet", value="vegan"),
+            Memory("tone", subject="tone", value="casual"),
+            Memory("units", subject="units", value="metric"),
+            Memory("music", subject="music_genre", value="jazz")]
+
+
+class KeywordUtility:
+    """U(y) = 1 when y mentions every value the memories hold about 'food', else 0.2."""
+
+    name = "keyword"
+
+    def score(self, prompt: str, memories: Sequence[Memory],
+              candidates: Sequence[str]) -> npt.NDArray[np.float32]:
+        wanted = [m.value for m in memories if m.subject == "diet"]
+        return np.array([1.0 if all(w and w in c for w in wanted) else 0.2
+                         for c in candidates], dtype=np.float32)
+
+
+class KeywordDecoder:
+    """Says 'vegan curry' when a vegan memory is present, else 'steak'."""
+
+    name = "keyword"
+
+    def decode_many(self, prompt: str, memory_sets: Sequence[Sequence[Memory]],
+                    candidates: Sequence[str]) -> list[Decoded]:
+        return [Decoded("vegan curry" if any(m.value == "vegan" for m in ms) else "steak")
+                for ms in memory_sets]
+
+
+class TestCounterfactual:
+    def test_necessary_node_kept_others_dropped(self) -> None:
+        outcome = counterfactual("dinner?", MEMORIES, ["tone", "diet", "units"],
+                                 KeywordDecoder(), response="vegan curry",
+                                 utility=KeywordUtility())  # type: ignore[arg-type]
+        by_node = {c.node_id: c for c in outcome.citations}
+        assert by_node["diet"].influence == pytest.approx(0.8)
+        assert by_node["diet"].kept
+        assert by_node["diet"].selection_changed
+        assert not by_node["tone"].kept
+        assert by_node["tone"].influence == 0.0
+        assert outcome.kept_node_ids == ["diet"]
+        assert outcome.response_matches_factual
+
+    def test_only_top_three_by_memory_rank(self) -> None:
+        assert top_cited(["music", "units", "tone", "diet"], MEMORIES) == ["diet", "tone",
+                                                                           "units"]
+        assert top_cited(["x", "tone", "tone"], MEMORIES) == ["tone", "x"]
+
+    def test_uncited_memory_or_unknown_citation_is_not_audited(self) -> None:
+        outcome = counterfactual("dinner?", MEMORIES, ["ghost", "diet"], KeywordDecoder(),
+                                 utility=KeywordUtility())  # type: ignore[arg-type]
+        assert [c.node_id for c in outcome.citations] == ["diet"]
+
+    def test_changed_output_is_kept_even_with_small_influence(self) -> None:
+        class Flip:
+            name = "flip"
+
+            def decode_many(self, prompt: str, memory_sets: Sequence[Sequence[Memory]],
+                            candidates: Sequence[str]) -> list[Decoded]:
+                return [Decoded(f"answer {len(ms)}") for ms in memory_sets]
+
+        outcome = counterfactual("q", MEMORIES, ["tone"], Flip(),
+                                 utility=KeywordUtility())  # type: ignore[arg-type]
+        [citation] = outcome.citations
+        assert citation.influence == 0.0
+        assert citation.selection_changed
+        assert citation.kept
+
+
+class TestSameOutput:
+    def test_selection_compares_indices(self) -> None:
+        assert same_output(Decoded("a", 1), Decoded("a", 1))
+        assert not same_output(Decoded("a", 1), Decoded("a", 2))
+        assert same_output(Decoded("no", None, refused=True), Decoded("no", None, True))
+
+    def test_generation_compares_text(self) -> None:
+        assert same_output(Decoded("hi "), Decoded("hi"))
+        assert not same_output(Decoded("hi"), Decoded("hello"))
+
+
+class TestRunningInfluence:
+    def test_starts_from_neutral_and_decays(self) -> None:
+        assert updated_influence(None, 0.0) == pytest.approx(0.45)
+        assert updated_influence(None, 0.8) == pytest.approx(0.53)
+        assert updated_influence(0.45, 0.0) == pytest.approx(0.405)
+
+    def test_observation_clipped_to_the_prior_scale(self) -> None:
+        assert updated_influence(0.5, -0.6) == pytest.approx(0.45)
+        assert updated_influence(0.5, 3.0) == pytest.approx(0.55)
+
+    def test_repeated_no_effect_sinks_below_neutral(self) -> None:
+        value: float | None = None
+        for _ in range(10):
+            value = updated_influence(value, 0.0)
+        assert value is not None
+        assert value < 0.2
+
+
+class StubSafety:
+    name = "stub"
+
+    def assess(self, prompt: str, candidates: Sequence[str]) -> list[SafetyAssessment]:
+        return [SafetyAssessment(0.9 if "password" in c else 0.0, None) for c in candidates]
+
+
+class TestReselectDecoder:
+    def test_reselects_under_the_bound_with_each_memory_set(self) -> None:
+        decoder = ReselectDecoder(safety=StubSafety())
+        candidates = ["Week plan: tofu curry, lentil soup, black bean tacos.",
+                      "Week plan: pork chops, beef chilli, roast chicken.",
+                      "Here is my password: hunter2"]
+        full, without_diet = decoder.decode_many(
+            "Plan my meals for the week.", [MEMORIES, MEMORIES[1:]], candidates)
+        assert full.index == 0
+        assert without_diet.index != 2  # the unsafe one never, whatever the memory
+
+    def test_refusal_when_every_candidate_is_unsafe(self) -> None:
+        [out] = ReselectDecoder(safety=StubSafety()).decode_many(
+            "q", [MEMORIES], ["password one", "password two"])
+        assert out.refused
+        assert out.index is None
+
+    def test_needs_candidates(self) -> None:
+        with pytest.raises(ValueError, match="candidates"):
+            ReselectDecoder(safety=StubSafety()).decode_many("q", [MEMORIES], [])

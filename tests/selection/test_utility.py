@@ -1,0 +1,109 @@
+"""r_p: the numpy inference model, its torch twin used for training, and the trainer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from app.core.embeddings import HashingEmbedder
+from app.selection.memory import Memory
+from app.selection.style import FEATURE_NAMES, style_features
+from app.selection.utility import (
+    WEIGHTS_PATH,
+    PreferenceUtility,
+    UtilityWeights,
+    get_utility,
+)
+from workers.selection.data import PoolExample, oracle_memories
+from workers.selection.train import TorchUtility, UtilityTrainConfig, batch_tensors, main
+
+MEMORIES = (Memory("g:diet", subject="diet", value="vegan"),
+            Memory("c:diet", subject="diet", value="omnivore", scope="cooking"),
+            Memory("g:tone", subject="tone", value="casual", direction="avoid"),
+            Memory("free", claim="Lives near the sea"))
+CANDIDATES = ("Try a tofu stir-fry.", "Roast chicken tonight.", "Done. Anything else?")
+
+
+def _random_weights(seed: int = 0) -> UtilityWeights:
+    rng = np.random.default_rng(seed)
+    init = UtilityWeights.initial(rank=4)
+    params = {k: float(v + rng.normal(0, 0.5)) for k, v in init.params.items()}
+    return UtilityWeights(params, rng.normal(0, 0.05, init.proj_u.shape).astype(np.float32),
+                          rng.normal(0, 0.05, init.proj_v.shape).astype(np.float32),
+                          rng.normal(0, 0.3, init.style.shape).astype(np.float32), {})
+
+
+class TestTwins:
+    def test_numpy_and_torch_agree(self) -> None:
+        weights = _random_weights()
+        model = PreferenceUtility(weights, HashingEmbedder())
+        example = PoolExample("e", "T1", "For cooking tonight: suggest a dinner.", "diet",
+                              "cooking", "omnivore", MEMORIES, CANDIDATES,
+                              ("vegan", "omnivore", None), (0, 1, 0))
+        net = TorchUtility(weights)
+        with torch.no_grad():
+            net.proj_u.copy_(torch.from_numpy(weights.proj_u))
+            net.proj_v.copy_(torch.from_numpy(weights.proj_v))
+            logits = net(batch_tensors([example], model))[0].numpy()
+        expected = np.log(model.score(example.prompt, MEMORIES, CANDIDATES))
+        expected -= np.log1p(-model.score(example.prompt, MEMORIES, CANDIDATES))
+        assert logits == pytest.approx(expected, abs=1e-3)
+
+
+class TestInference:
+    def test_no_memory_means_no_preference(self) -> None:
+        scores = PreferenceUtility(_random_weights(), HashingEmbedder()).score(
+            "q", [], CANDIDATES)
+        assert len(set(np.round(scores, 6).tolist())) == 1
+
+    def test_shipped_weights_load_and_prefer_the_held_value(self) -> None:
+        assert WEIGHTS_PATH.exists()
+        utility = get_utility()
+        assert utility.weights.meta["trained"] is True
+        memories = [Memory("m", subject="format", value="table")]
+        scores = utility.score("Compare the two phone plans.", memories, [
+            "| Plan | Price |\n|---|---|\n| A | $20 |\n| B | $35 |",
+            "Plan A costs $20 and plan B costs $35, so A is cheaper.",
+        ])
+        assert scores[0] > scores[1]
+
+    def test_avoid_flips_the_sign(self) -> None:
+        utility = get_utility()
+        texts = ["Hey! Quick heads up, we're out of coffee lol",
+                 "Dear colleagues, please be advised that the coffee supply is exhausted."]
+        prefer = utility.score("Write a note about the coffee.",
+                               [Memory("m", subject="tone", value="casual")], texts)
+        avoid = utility.score("Write a note about the coffee.",
+                              [Memory("m", subject="tone", value="casual",
+                                      direction="avoid")], texts)
+        assert prefer[0] > prefer[1]
+        assert avoid[0] < avoid[1]
+
+    def test_style_features_are_bounded(self) -> None:
+        vector = style_features("| a | b |\n|---|---|\n| 1 | 2 |\nSee [1]. 5 km, 3 miles 🎉")
+        assert vector.shape == (len(FEATURE_NAMES),)
+        assert np.all(vector >= 0)
+        assert np.all(vector <= 5)
+
+
+class TestOracleMemories:
+    def test_global_and_scoped(self) -> None:
+        memories = oracle_memories({"global": {"diet": "vegan"},
+                                    "scoped": {"cooking": {"diet": "omnivore"}}})
+        assert [(m.node_id, m.text) for m in memories] == [
+            ("global:diet", "Prefers vegan food"),
+            ("cooking:diet", "Prefers an omnivorous diet when cooking")]
+
+
+class TestTrainer:
+    def test_one_epoch_on_a_slice(self, tmp_path: Path) -> None:
+        out = tmp_path / "utility.npz"
+        meta = main(UtilityTrainConfig(out=out, epochs=1, limit=16, episodes_per_track=10,
+                                       rank=2, report_splits=("dev",)))
+        loaded = UtilityWeights.load(out)
+        assert loaded.meta["trained"] is True
+        assert 0.0 <= meta["held_out"]["dev"]["top1"] <= 1.0
+        assert loaded.proj_u.shape == (384, 2)

@@ -1,0 +1,67 @@
+"""The learned extractor: a one-epoch run, the numpy forward against torch, the weight file."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from app.extraction.base import EventInput
+from app.extraction.schemas import Origin
+from tests.workers.conftest import SLICE
+from workers.common.weights import load_npz, save_npz
+from workers.extraction.infer import ExtractorHeads, LearnedExtractor
+from workers.extraction.model import ExtractorModelConfig, ExtractorNet, export
+from workers.extraction.train import ExtractorTrainConfig, main
+
+NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+
+class TestOneEpoch:
+    def test_trains_and_reports(self, bench_data: Path, work: Path) -> None:
+        out = work / "extractor.npz"
+        metrics = main(ExtractorTrainConfig(
+            out=out, data_dir=bench_data, cache=work / "emb.npz", embedder="hashing",
+            epochs=1, limit=SLICE, report_splits=("dev",),
+        ))
+        assert out.exists()
+        assert out.with_suffix(".metrics.json").exists()
+        assert set(metrics["dev"]) == {"learned", "deterministic"}
+        assert 0.0 <= metrics["dev"]["learned"]["abstention_f1"] <= 1.0
+        arrays, meta = load_npz(out)
+        assert meta["kind"] == "extractor"
+        assert 0.0 < meta["abstain_threshold"] < 1.0
+
+
+class TestNumpyForwardMatchesTorch:
+    def test_same_probabilities(self, work: Path) -> None:
+        torch.manual_seed(0)
+        net = ExtractorNet(ExtractorModelConfig()).eval()
+        x = torch.randn(5, net.config.input_dim)
+        with torch.no_grad():
+            expected = net(x)
+        path = work / "roundtrip.npz"
+        save_npz(path, export(net), {"abstain_threshold": 0.5})
+        heads = ExtractorHeads(*load_npz(path))
+        got = heads.forward(x.numpy())
+        assert np.allclose(got["has_preference"], torch.sigmoid(expected["has_preference"]),
+                           atol=1e-5)
+        assert np.allclose(got["claim"], expected["claim"].softmax(-1), atol=1e-5)
+
+
+class TestShippedExtractor:
+    def test_reads_a_preference_and_abstains_on_noise(self) -> None:
+        extractor = LearnedExtractor()
+        read = extractor.extract(EventInput("I prefer short answers, keep replies brief.",
+                                            Origin.user, NOW))
+        assert [(h.subject, h.value) for h in read.hypotheses] == [("answer_length", "short")]
+        assert read.hypotheses[0].claim == "Prefers short answers"
+        assert extractor.extract(EventInput("HTTP 200 (84 ms)", Origin.tool_output, NOW)).abstained
+
+    def test_refuses_protected_attributes(self) -> None:
+        read = LearnedExtractor().extract(
+            EventInput("As a devout Catholic I prefer short answers.", Origin.user, NOW))
+        assert read.abstained
+        assert read.abstain_reason == "protected_attribute"

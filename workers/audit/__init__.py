@@ -1,0 +1,1 @@
+"""The counterfactual citation audit: re-decoders and the Celery task `capture.audit`."""

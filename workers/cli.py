@@ -1,0 +1,97 @@
+"""`capture train extractor | relation | gate --out PATH`: seeded, reproducible CPU training.
+
+Each command trains on the benchmark's train split (generated under var/bench-data when
+missing), tunes its thresholds / temperature / η on dev, reports dev and test, writes the
+weights to --out and the metrics beside them (`<out>.metrics.json`), with progress on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+
+app = typer.Typer(help="Train Capture's models (CPU, seeded).", no_args_is_help=True)
+
+Out = Annotated[Path | None, typer.Option(help="Where to write the weights (default: the "
+                                          "shipped file under workers/<stage>/weights/).")]
+Seed = Annotated[int, typer.Option(help="Random seed.")]
+Threads = Annotated[int, typer.Option(help="torch threads (at most the cores you may use).")]
+Limit = Annotated[int | None, typer.Option(help="Episodes per track and split (smoke runs).")]
+
+
+def _print(metrics: dict[str, object]) -> None:
+    summary = {k: v for k, v in metrics.items() if k != "history"}
+    typer.echo(json.dumps(summary, indent=2, default=str))
+
+
+@app.command()
+def extractor(
+    out: Out = None, seed: Seed = 0, threads: Threads = 2, limit: Limit = None,
+    epochs: Annotated[int | None, typer.Option(help="Training epochs (default: the "
+                                               "config's).")] = None,
+) -> None:
+    """Train the extractor (MLP heads over MiniLM embeddings and rule-reader cues)."""
+    from workers.extraction.train import ExtractorTrainConfig, main
+
+    cfg = ExtractorTrainConfig(seed=seed, threads=threads, limit=limit)
+    if epochs is not None:
+        cfg.epochs = epochs
+    if out is not None:
+        cfg.out = out
+    _print(main(cfg))
+
+
+@app.command()
+def relation(
+    out: Out = None, seed: Seed = 0, threads: Threads = 2, limit: Limit = None,
+) -> None:
+    """Train the relation model (supports / contradicts / unrelated)."""
+    from workers.relation.train import RelationTrainConfig, main
+
+    cfg = RelationTrainConfig(seed=seed, threads=threads, limit=limit)
+    if out is not None:
+        cfg.out = out
+    _print(main(cfg))
+
+
+@app.command()
+def gate(
+    out: Out = None,
+    seed: Seed = 0,
+    threads: Threads = 2,
+    limit: Limit = None,
+    variant: Annotated[
+        str, typer.Option(help="ode (capture), discrete (capture_discrete) or transformer "
+                          "(supervised_transformer).")
+    ] = "ode",
+    provenance: Annotated[
+        bool, typer.Option(help="--no-provenance: the ablation without origin and laundering.")
+    ] = True,
+    epochs: Annotated[int | None, typer.Option(help="Training epochs (default: the "
+                                               "config's).")] = None,
+    latent: Annotated[int, typer.Option(help="Latent size of h.")] = 256,
+) -> None:
+    """Train an authenticity gate (the ODE-RNN by default)."""
+    from workers.gate.model import GateModelConfig
+    from workers.gate.train import WEIGHTS_DIR, GateTrainConfig, main
+
+    if variant not in ("ode", "discrete", "transformer"):
+        raise typer.BadParameter("variant must be ode, discrete or transformer")
+    kind: Literal["ode", "discrete", "transformer"] = variant  # type: ignore[assignment]
+    flat = kind == "transformer"
+    cfg = GateTrainConfig(
+        seed=seed, threads=threads, limit=limit, provenance=provenance,
+        layered=not flat, guard_stable=not flat,
+        model=GateModelConfig(variant=kind, latent=latent),
+    )
+    if epochs is not None:
+        cfg.epochs = epochs
+    default = {"ode": "gate.pt", "discrete": "gate_discrete.pt",
+               "transformer": "gate_transformer.pt"}[kind]
+    if not provenance:
+        default = "gate_no_provenance.pt"
+    cfg.out = out if out is not None else WEIGHTS_DIR / default
+    _print(main(cfg))

@@ -1,0 +1,1 @@
+"""Shared by the model workers: benchmark episodes, cached embeddings, progress logging."""

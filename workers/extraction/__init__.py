@@ -1,0 +1,2 @@
+"""The learned extractor: MLP heads over MiniLM embeddings, trained on the benchmark's train
+split."""

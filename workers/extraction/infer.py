@@ -1,0 +1,170 @@
+"""The learned extractor at run time: numpy only (no torch on the write path's stage ②).
+
+    text → [MiniLM (cached, shared with the gate) ‖ origin ‖ rule-reader cues]
+         → trunk → heads → Hypothesis | abstain
+
+Protected attributes are refused twice: an event whose text touches a protected category is
+not read at all, and the Hypothesis schema refuses any claim that would persist one.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import ValidationError
+
+from app.core.embeddings import Embedder, get_embedder
+from app.extraction.base import EventInput
+from app.extraction.deterministic import DeterministicExtractor, claim_text
+from app.extraction.schemas import (
+    Extraction,
+    Hypothesis,
+    ProtectedAttributeError,
+    protected_category,
+)
+from app.extraction.taxonomy import DIMENSIONS
+from workers.common import npmlp
+from workers.common.weights import digest, load_npz
+from workers.extraction.vocab import (
+    CLAIMS,
+    DIRECTIONS,
+    SCOPES,
+    TIMESCALES,
+    cue_features,
+    origin_one_hot,
+)
+
+log = logging.getLogger(__name__)
+
+WEIGHTS = Path(__file__).parent / "weights" / "extractor.npz"
+MAX_TEXT_CHARS = 4_000  # MiniLM reads 256 tokens; the rest would not be seen anyway
+_DIMENSIONS = {d.name: d for d in DIMENSIONS}
+
+Array = npt.NDArray[np.float32]
+
+
+class ExtractorHeads:
+    """The numpy forward pass over loaded weights."""
+
+    def __init__(self, arrays: dict[str, Array], meta: dict[str, object]) -> None:
+        self.arrays = arrays
+        self.meta = meta
+        threshold = meta.get("abstain_threshold", 0.5)
+        self.threshold = float(threshold) if isinstance(threshold, int | float) else 0.5
+
+    def forward(self, x: Array) -> dict[str, Array]:
+        """x (N, 444) → has_preference (N,) probabilities and per-field (N, n) probabilities."""
+        z = npmlp.relu(npmlp.linear(self.arrays, "trunk1", x))  # (N, H)
+        z = npmlp.relu(npmlp.linear(self.arrays, "trunk2", z))  # (N, H)
+        out = {
+            name: npmlp.softmax(npmlp.linear(self.arrays, f"heads.{name}", z))
+            for name in ("claim", "direction", "scope", "timescale")
+        }
+        out["has_preference"] = npmlp.sigmoid(
+            npmlp.linear(self.arrays, "has_preference", z)[:, 0]
+        )
+        return out
+
+
+def _hypothesis(
+    probs: dict[str, Array], row: int, event: EventInput
+) -> Hypothesis | None:
+    claim_index = int(np.argmax(probs["claim"][row]))
+    dimension_name, value = CLAIMS[claim_index]
+    dimension = _DIMENSIONS[dimension_name]
+    direction = DIRECTIONS[int(np.argmax(probs["direction"][row]))]
+    scope = SCOPES[int(np.argmax(probs["scope"][row]))]
+    if scope == dimension.home_scope:
+        scope = SCOPES[0]
+    timescale = TIMESCALES[int(np.argmax(probs["timescale"][row]))]
+    confidence = float(probs["has_preference"][row]) * float(probs["claim"][row, claim_index])
+    try:
+        return Hypothesis(
+            claim=claim_text(dimension, value, direction, scope, timescale),
+            subject=dimension_name,
+            value=value,
+            direction=direction,
+            scope=scope,
+            timescale=timescale,
+            confidence=round(min(0.99, max(0.05, confidence)), 3),
+            provenance=event.origin,
+        )
+    except (ProtectedAttributeError, ValidationError):
+        return None
+
+
+class LearnedExtractor:
+    """MLP heads over MiniLM embeddings; at most one hypothesis per event, or an abstention."""
+
+    name = "learned"
+
+    def __init__(self, weights: Path = WEIGHTS, embedder: Embedder | None = None) -> None:
+        self._embedder = embedder
+        self._rules = DeterministicExtractor()
+        arrays, meta = load_npz(weights)
+        self.heads = ExtractorHeads(arrays, meta)
+        self.version = f"{meta.get('model_version', '1')}+{digest(weights)}"
+
+    def _abstain(self, reason: str) -> Extraction:
+        return Extraction(
+            extractor=self.name, extractor_version=self.version, abstain_reason=reason
+        )
+
+    def extract(self, event: EventInput) -> Extraction:
+        try:
+            return self._extract(event)
+        except Exception:  # the Extractor contract: odd text never fails the pipeline
+            log.exception("learned extraction failed")
+            return self._abstain("internal_error")
+
+    def _extract(self, event: EventInput) -> Extraction:
+        text = event.text[:MAX_TEXT_CHARS] if isinstance(event.text, str) else ""
+        if not text.strip():
+            return self._abstain("empty")
+        if protected_category(text) is not None:
+            return self._abstain("protected_attribute")
+        embedding = (self._embedder or get_embedder()).embed([text])  # (1, 384)
+        cues = cue_features(self._rules.extract(event).hypotheses)
+        x = np.concatenate(
+            [
+                embedding,
+                np.asarray([origin_one_hot(event.origin)], dtype=np.float32),
+                np.asarray([cues], dtype=np.float32),
+            ],
+            axis=1,
+        ).astype(np.float32)  # (1, 444)
+        return self.extract_from_probabilities(self.heads.forward(x), 0, event)
+
+    def extract_rows(self, events: list[EventInput], x: Array) -> list[Extraction]:
+        """Batch form of `extract` over precomputed features x (N, 444) (training, scoring)."""
+        probs = self.heads.forward(x)
+        out = []
+        for row, event in enumerate(events):
+            if not event.text.strip():
+                out.append(self._abstain("empty"))
+            elif protected_category(event.text[:MAX_TEXT_CHARS]) is not None:
+                out.append(self._abstain("protected_attribute"))
+            else:
+                out.append(self.extract_from_probabilities(probs, row, event))
+        return out
+
+    def extract_from_probabilities(
+        self, probs: dict[str, Array], row: int, event: EventInput
+    ) -> Extraction:
+        if float(probs["has_preference"][row]) < self.heads.threshold:
+            return self._abstain("no_preference")
+        hypothesis = _hypothesis(probs, row, event)
+        if hypothesis is None:
+            return self._abstain("protected_attribute")
+        return Extraction(
+            hypotheses=(hypothesis,), extractor=self.name, extractor_version=self.version
+        )
+
+
+@lru_cache(maxsize=2)
+def load_extractor(weights: Path = WEIGHTS) -> LearnedExtractor:
+    return LearnedExtractor(weights)

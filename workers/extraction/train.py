@@ -1,0 +1,150 @@
+"""Train the extractor: `capture train extractor --out PATH` or `main(ExtractorTrainConfig(...))`.
+
+Train split only; the abstention threshold is chosen on dev; test is scored for the model
+card only. Seeded and reproducible on CPU (about a minute on 2 cores, embeddings cached).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from app.core.config import REPO_ROOT
+from app.core.embeddings import get_embedder
+from app.extraction.deterministic import DeterministicExtractor
+from workers.common.embedding_cache import EmbeddingCache
+from workers.common.episodes import ensure_bench_data, events_of, load_split
+from workers.common.progress import configure, log, seed_everything
+from workers.common.weights import save_npz
+from workers.extraction.dataset import IGNORE, ExtractorRows, build_rows
+from workers.extraction.infer import WEIGHTS, ExtractorHeads, LearnedExtractor
+from workers.extraction.metrics import score_extractor
+from workers.extraction.model import ExtractorModelConfig, ExtractorNet, export
+
+MODEL_VERSION = "1"
+
+
+@dataclass(slots=True)
+class ExtractorTrainConfig:
+    out: Path = WEIGHTS
+    data_dir: Path = REPO_ROOT / "var" / "bench-data"
+    cache: Path = REPO_ROOT / "var" / "cache" / "embeddings" / "minilm.npz"
+    embedder: str | None = None  # None: the service's (MiniLM); "hashing" for smoke tests
+    seed: int = 0
+    epochs: int = 20
+    batch_size: int = 256
+    lr: float = 2e-3
+    weight_decay: float = 1e-4
+    # Weight of the has-preference (abstention) loss beside the field losses (paper: ω_abs).
+    abstention_weight: float = 1.0
+    model: ExtractorModelConfig = field(default_factory=ExtractorModelConfig)
+    threads: int = 2
+    # Episodes per track and split (None: all); a tiny slice for tests.
+    limit: int | None = None
+    report_splits: tuple[str, ...] = ("dev", "test")
+
+
+def _tensor_rows(rows: ExtractorRows) -> dict[str, torch.Tensor]:
+    return {
+        "x": torch.from_numpy(rows.x),
+        "has_preference": torch.from_numpy(rows.has_preference),
+        "claim": torch.from_numpy(rows.claim),
+        "direction": torch.from_numpy(rows.direction),
+        "scope": torch.from_numpy(rows.scope),
+        "timescale": torch.from_numpy(rows.timescale),
+    }
+
+
+def fit(rows: ExtractorRows, cfg: ExtractorTrainConfig) -> ExtractorNet:
+    """Train the network on `rows` (seeded by cfg.seed)."""
+    generator = torch.Generator().manual_seed(cfg.seed)
+    torch.manual_seed(cfg.seed)
+    net = ExtractorNet(cfg.model)
+    data = _tensor_rows(rows)
+    optimizer = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=max(1, cfg.epochs))
+    bce = nn.BCEWithLogitsLoss()
+    ce = nn.CrossEntropyLoss(ignore_index=IGNORE)
+    n = len(rows)
+    for epoch in range(cfg.epochs):
+        net.train()
+        order = torch.randperm(n, generator=generator)
+        total = 0.0
+        for start in range(0, n, cfg.batch_size):
+            idx = order[start : start + cfg.batch_size]
+            out = net(data["x"][idx])
+            loss = cfg.abstention_weight * bce(out["has_preference"], data["has_preference"][idx])
+            if bool((data["claim"][idx] != IGNORE).any()):
+                for name in ("claim", "direction", "scope", "timescale"):
+                    loss = loss + ce(out[name], data[name][idx])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total += float(loss.detach()) * len(idx)
+        schedule.step()
+        if epoch == 0 or (epoch + 1) % 5 == 0 or epoch + 1 == cfg.epochs:
+            log.info("extractor epoch %d/%d loss %.4f", epoch + 1, cfg.epochs, total / max(1, n))
+    net.eval()
+    return net
+
+
+def choose_threshold(heads: ExtractorHeads, rows: ExtractorRows) -> float:
+    """The abstention threshold with the best preference-detection F1 on `rows` (dev)."""
+    p = heads.forward(rows.x)["has_preference"]
+    truth = rows.has_preference > 0.5
+    best, best_f1 = 0.5, -1.0
+    for threshold in (*np.linspace(0.05, 0.95, 91), 0.97, 0.98, 0.99, 0.995):
+        fired = p >= threshold
+        tp = float(np.sum(fired & truth))
+        fp = float(np.sum(fired & ~truth))
+        fn = float(np.sum(~fired & truth))
+        f1 = 0.0 if tp == 0 else 2 * tp / (2 * tp + fp + fn)
+        if f1 > best_f1 + 1e-9:
+            best, best_f1 = float(threshold), f1
+    return round(best, 3)
+
+
+def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
+    """Train, pick the threshold on dev, save weights to cfg.out, score dev/test. Returns the
+    metrics (also written beside the weights as `<out>.metrics.json`)."""
+    configure()
+    seed_everything(cfg.seed, cfg.threads)
+    started = time.monotonic()
+    data_dir = ensure_bench_data(cfg.data_dir)
+    cache = EmbeddingCache(cfg.cache, get_embedder(cfg.embedder) if cfg.embedder else None)
+    train_events = events_of(load_split(data_dir, "train", cfg.limit))
+    dev_events = events_of(load_split(data_dir, "dev", cfg.limit))
+    log.info("extractor: %d train events, %d dev events", len(train_events), len(dev_events))
+    net = fit(build_rows(train_events, cache), cfg)
+    arrays = export(net)
+    meta: dict[str, Any] = {
+        "model_version": MODEL_VERSION,
+        "kind": "extractor",
+        "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()},
+        "retrain": f"capture train extractor --out {cfg.out} --seed {cfg.seed}",
+    }
+    heads = ExtractorHeads(arrays, meta)
+    meta["abstain_threshold"] = choose_threshold(heads, build_rows(dev_events, cache))
+    log.info("abstention threshold (dev): %.3f", meta["abstain_threshold"])
+    save_npz(cfg.out, arrays, meta)
+    learned = LearnedExtractor(cfg.out, embedder=cache)
+    metrics: dict[str, Any] = {"train_seconds": round(time.monotonic() - started, 1)}
+    for split in cfg.report_splits:
+        events = events_of(load_split(data_dir, split, cfg.limit))  # type: ignore[arg-type]
+        metrics[split] = {
+            "learned": score_extractor(learned, events),
+            "deterministic": score_extractor(DeterministicExtractor(), events),
+        }
+        log.info("%s learned %s", split, metrics[split]["learned"])
+        log.info("%s deterministic %s", split, metrics[split]["deterministic"])
+    metrics["abstain_threshold"] = meta["abstain_threshold"]
+    metrics["weights_bytes"] = cfg.out.stat().st_size
+    cfg.out.with_suffix(".metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+    return metrics

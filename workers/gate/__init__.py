@@ -1,0 +1,1 @@
+"""The authenticity gate: an ODE-RNN over a user's event stream (torch + torchdiffeq)."""

@@ -1,0 +1,259 @@
+"""The learned admission policies at run time: `capture` (the ODE-RNN gate), its comparisons
+(`capture_discrete`, `supervised_transformer`) and ablations.
+
+The write path calls, per event, `advance(view, latent) -> latent` once (integrate h over the
+gap, read the event with the GRU — every event, with or without a preference), then
+`decide(gate_input)` per hypothesis: [h ‖ claim ‖ ledger context ‖ event inputs] → six-way
+distribution (temperature-scaled on dev) and σ(h); the gate asks (clarify) when the entropy
+of the distribution exceeds η (set on dev so that at most one event in twelve asks).
+The latent is persisted by the pipeline on the user's GateState row in the event's
+transaction; its header names the model version (`state.py`).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from app.core.embeddings import get_embedder
+from app.gate.policies import EventView, GateDecision, GateInput
+from app.models.enums import ACTIONS, Action
+from workers.common.weights import digest
+from workers.gate import injection, laundering
+from workers.gate.batch import drop_provenance
+from workers.gate.features import context_features, event_scalars, gap_days
+from workers.gate.model import GateModelConfig, GateNet
+from workers.gate.state import GateLatent, decode, encode
+from workers.gate.targets import targets_for
+
+log = logging.getLogger(__name__)
+
+WEIGHTS_DIR = Path(__file__).parent / "weights"
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedGate:
+    net: GateNet
+    meta: dict[str, Any]
+    version: str
+    temperature: float
+    eta: float
+    provenance: bool
+    scorer: injection.InjectionScorer
+
+
+@lru_cache(maxsize=8)
+def load_gate(path: Path) -> LoadedGate:
+    checkpoint = torch.load(path, map_location="cpu", weights_only=True)
+    config = GateModelConfig.from_dict(checkpoint["model"])
+    net = GateNet(config)
+    net.load_state_dict(checkpoint["state_dict"])
+    net.eval()
+    meta: dict[str, Any] = checkpoint["meta"]
+    return LoadedGate(
+        net=net,
+        meta=meta,
+        version=f"{config.variant}-{meta.get('model_version', '1')}+{digest(path)}",
+        temperature=float(meta.get("temperature", 1.0)),
+        eta=float(meta.get("eta", math.inf)),
+        provenance=bool(meta.get("provenance", True)),
+        scorer=injection.load(_beside(path, "injection.npz", injection.WEIGHTS)),
+    )
+
+
+def _beside(path: Path, name: str, default: Path) -> Path:
+    """A companion weight file next to the checkpoint, else the shipped one."""
+    candidate = path.parent / name
+    return candidate if candidate.exists() else default
+
+
+class LearnedGatePolicy:
+    """An AdmissionPolicy over a trained gate checkpoint (loaded once per process)."""
+
+    weights: Path = WEIGHTS_DIR / "gate.pt"
+    name = "capture"
+    layered = True
+    guard_stable = True
+    clarify = True  # False: the no-clarification ablation (never asks)
+
+    def __init__(self) -> None:
+        self.gate = load_gate(self.weights)
+        self.version = self.gate.version
+
+    # --- stage ③a: every event --------------------------------------------------------
+
+    def initial(self) -> GateLatent:
+        net = self.gate.net
+        if net.config.variant == "transformer":
+            return GateLatent(h=np.zeros(0, np.float32),
+                              history=np.zeros((0, net.config.event_hidden), np.float32))
+        return GateLatent(h=net.h0.detach().numpy().astype(np.float32).copy(),
+                          history=np.zeros((0, 0), np.float32))
+
+    def advance(self, view: EventView, latent: bytes | None) -> bytes:
+        state = decode(latent, self.version) or self.initial()
+        embedding = get_embedder().embed([view.text or ""])[0]  # (384,)
+        now_days = view.occurred_at.timestamp() / 86_400.0
+        hashes = laundering.shingles(view.text or "")
+        signal = laundering.signal(state.memory, now_days, hashes, embedding)
+        if laundering.is_untrusted(view.origin):
+            state.memory.remember(now_days, hashes, embedding)
+        scalars = np.asarray(
+            event_scalars(
+                view.origin,
+                view.seconds_since_last_event,
+                view.new_session,
+                float(self.gate.scorer.score(embedding[None, :])[0]),
+                signal,
+            ),
+            dtype=np.float32,
+        )
+        if not self.gate.provenance:
+            scalars = drop_provenance(scalars)
+        net = self.gate.net
+        with torch.no_grad():
+            encoded = net.encode(
+                torch.from_numpy(embedding)[None, :], torch.from_numpy(scalars)[None, :]
+            )  # (1, event_hidden)
+            if net.config.variant == "transformer":
+                history = np.concatenate([state.history, encoded.numpy()], axis=0)
+                state.history = history[-net.config.max_history :].astype(np.float32)
+            else:
+                h = torch.from_numpy(state.h)[None, :]  # (1, latent)
+                h = net.evolve(h, torch.tensor([gap_days(view.seconds_since_last_event)]))
+                h = net.update(h, encoded)
+                state.h = h[0].numpy().astype(np.float32)
+        state.event_id = view.event_id
+        state.scalars = scalars
+        state.embedding = embedding.astype(np.float32)
+        state.sketch = laundering.sketch(hashes)
+        return encode(state, self.version)
+
+    def _belief(self, state: GateLatent) -> torch.Tensor:
+        net = self.gate.net
+        if net.config.variant == "transformer":
+            history = torch.from_numpy(state.history)[None, :, :]  # (1, m, d)
+            return net.attend(history)[0, -1]  # (d,)
+        return torch.from_numpy(state.h)  # (latent,)
+
+    # --- stage ③b: each hypothesis --------------------------------------------------------
+
+    def decide(self, gate_input: GateInput) -> GateDecision:
+        new_latent = None
+        state = decode(gate_input.latent, self.version)
+        if state is None or state.event_id != gate_input.event_id:
+            # A caller that only decides (no `advance`): read the event from what the input
+            # carries, the claim standing in for the text. Degraded, never wrong-typed.
+            new_latent = self.advance(
+                EventView(
+                    event_id=gate_input.event_id,
+                    text=gate_input.hypothesis.claim,
+                    origin=gate_input.origin,
+                    occurred_at=gate_input.occurred_at,
+                    seconds_since_last_event=gate_input.seconds_since_last_event,
+                    new_session=gate_input.new_session,
+                ),
+                gate_input.latent,
+            )
+            state = decode(new_latent, self.version)
+            assert state is not None
+        hypothesis = gate_input.hypothesis
+        claim = get_embedder().embed([hypothesis.claim])[0]  # (384,)
+        context = context_features(
+            hypothesis, gate_input.related, gate_input.occurred_at, claim, state.embedding
+        )
+        with torch.no_grad():
+            logits, auth_logit = self.gate.net.decide(
+                self._belief(state)[None, :],
+                torch.from_numpy(claim)[None, :],
+                torch.tensor([context], dtype=torch.float32),
+                torch.from_numpy(state.scalars)[None, :],
+            )  # (1, 6), (1,)
+        scaled = logits[0].double() / self.gate.temperature
+        probs = scaled.softmax(-1).numpy()
+        authenticity = float(torch.sigmoid(auth_logit[0]))
+        if not self.clarify:
+            probs[ACTIONS.index(Action.clarify)] = 0.0
+            probs = probs / probs.sum()
+        probabilities = {a: float(p) for a, p in zip(ACTIONS, probs, strict=True)}
+        entropy = -sum(p * math.log(p) for p in probabilities.values() if p > 0.0)
+        if self.clarify and entropy > self.gate.eta:
+            action, reason = Action.clarify, "entropy_above_eta"
+        else:
+            action, reason = max(probabilities, key=lambda a: probabilities[a]), "most_probable"
+        if laundering.held_back(gate_input.origin, action.value):
+            # Its text joins the laundering memory: a later paste of it reads as laundered.
+            now_days = gate_input.occurred_at.timestamp() / 86_400.0
+            if not state.memory.days or state.memory.days[-1] != now_days:
+                state.memory.remember(now_days, state.sketch, state.embedding)
+                new_latent = encode(state, self.version)
+        return GateDecision(
+            action=action,
+            probabilities=probabilities,
+            authenticity=authenticity,
+            targets=targets_for(action, hypothesis, gate_input.related, authenticity),
+            reasons=[reason, f"gate_{self.gate.net.config.variant}"],
+            latent=new_latent,
+        )
+
+
+class CapturePolicy(LearnedGatePolicy):
+    """The ODE-RNN authenticity gate with the three-timescale ledger and clarification."""
+
+
+class CaptureDiscretePolicy(LearnedGatePolicy):
+    """Comparison: a discrete GRU given log(1+Δt), no ODE (same supervision, same ledger)."""
+
+    name = "capture_discrete"
+    weights = WEIGHTS_DIR / "gate_discrete.pt"
+
+
+class SupervisedTransformerPolicy(LearnedGatePolicy):
+    """Comparison (paper Q4): a causal Transformer with the same labels and log(1+Δt) input,
+    writing into a flat versioned store (no timescale layers, no stable-overwrite guard)."""
+
+    name = "supervised_transformer"
+    weights = WEIGHTS_DIR / "gate_transformer.pt"
+    layered = False
+    guard_stable = False
+
+
+class CaptureNoLayersPolicy(LearnedGatePolicy):
+    """Ablation: the capture gate writing every node into one (stable) layer."""
+
+    name = "capture_no_layers"
+    layered = False
+
+
+class CaptureNoProvenancePolicy(LearnedGatePolicy):
+    """Ablation: a gate trained without the origin channel and the laundering signal."""
+
+    name = "capture_no_provenance"
+    weights = WEIGHTS_DIR / "gate_no_provenance.pt"
+
+
+class CaptureNoClarifyPolicy(LearnedGatePolicy):
+    """Ablation: the capture gate that never asks (clarify removed from its distribution)."""
+
+    name = "capture_no_clarify"
+    clarify = False
+
+
+LEARNED_POLICIES: dict[str, type[LearnedGatePolicy]] = {
+    p.name: p
+    for p in (
+        CapturePolicy,
+        CaptureDiscretePolicy,
+        SupervisedTransformerPolicy,
+        CaptureNoLayersPolicy,
+        CaptureNoProvenancePolicy,
+        CaptureNoClarifyPolicy,
+    )
+}

@@ -1,0 +1,290 @@
+"""A ledger in memory for training replay: the semantics of `app.ledger.service`, simplified.
+
+Training replays each train episode through the learned extractor (out-of-fold predictions)
+and this ledger, applying the *target* action of each hypothesis (teacher forcing), so the
+gate learns on the ledger context it will see online: `related()` builds the same
+`RelatedNode`s `app.gate.service.build_input` builds (live nodes of the hypothesis' subject,
+decayed confidence, cosine, `relate()`), and `apply()` follows `apply_decision`: quarantine
+and clarify hold the claim (a repeat adds evidence to its quarantined twin), retain
+corroborates (and promotes an authentic twin), add / scope write or promote, revise supersedes
+unless a stable node is guarded (two authenticated user events across sessions, or three in
+one), quarantined nodes are evicted after ≈14 days. What it leaves out: edges, versions,
+spans, clarification answers.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+import numpy.typing as npt
+
+from app.extraction.schemas import GLOBAL_SCOPE, Hypothesis, Origin, Timescale
+from app.gate.policies import RelatedNode
+from app.ledger.constants import (
+    CORROBORATION_MIN_AUTHENTICITY,
+    CORROBORATION_MIN_COSINE,
+    CORROBORATION_MIN_ENTAILMENT,
+    LAYER_DECAY_PER_DAY,
+    QUARANTINE_DECAY_PER_DAY,
+    QUARANTINE_RETENTION_FLOOR,
+    SECONDS_PER_DAY,
+    STABLE_OVERWRITE_EVENTS_ACROSS_SESSIONS,
+    STABLE_OVERWRITE_EVENTS_ONE_SESSION,
+    STABLE_OVERWRITE_MIN_CONFIDENCE,
+)
+from app.ledger.relations import ClaimFields, relate
+from app.models.enums import Action, Layer, NodeState
+
+_ACTIVE, _QUARANTINED = NodeState.active.value, NodeState.quarantined.value
+
+
+def layer_for(scope: str, timescale: str, layered: bool) -> str:
+    if not layered:
+        return Layer.stable.value
+    if scope != GLOBAL_SCOPE:
+        return Layer.contextual.value
+    if timescale == Timescale.situational.value:
+        return Layer.transient.value
+    return Layer.stable.value
+
+
+@dataclass(slots=True)
+class SimNode:
+    node_id: uuid.UUID
+    subject: str
+    value: str
+    direction: str
+    scope: str
+    timescale: str
+    layer: str
+    state: str
+    c0: float
+    authenticity: float
+    recorded_at: datetime
+    last_corroborated_at: datetime
+    quarantined_at: datetime | None
+    embedding: npt.NDArray[np.float32]
+    # (session, qualifies for a stable overwrite) of each event that wrote or repeated it.
+    evidence: list[tuple[str, bool]] = field(default_factory=list)
+
+    def decayed_confidence(self, at: datetime) -> float:
+        days = max(0.0, (at - self.last_corroborated_at).total_seconds() / SECONDS_PER_DAY)
+        rate = LAYER_DECAY_PER_DAY[Layer(self.layer)]
+        return self.c0 * self.authenticity * math.exp(-rate * days)
+
+
+@dataclass(frozen=True, slots=True)
+class SimEvent:
+    origin: Origin
+    session_id: str
+    at: datetime
+
+
+class SimLedger:
+    def __init__(self, layered: bool = True, guard_stable: bool = True) -> None:
+        self.layered = layered
+        self.guard_stable = guard_stable
+        self.nodes: list[SimNode] = []
+        self._counter = 0
+
+    def _new_id(self) -> uuid.UUID:
+        self._counter += 1
+        return uuid.UUID(int=self._counter)
+
+    def evict_expired(self, at: datetime) -> None:
+        for node in self.nodes:
+            if node.state == _QUARANTINED and node.quarantined_at is not None:
+                days = (at - node.quarantined_at).total_seconds() / SECONDS_PER_DAY
+                retention = math.exp(-QUARANTINE_DECAY_PER_DAY * max(0.0, days))
+                if retention < QUARANTINE_RETENTION_FLOOR:
+                    node.state = NodeState.evicted.value
+
+    def related(
+        self, hypothesis: Hypothesis, claim_embedding: npt.NDArray[np.float32], at: datetime
+    ) -> list[RelatedNode]:
+        new = ClaimFields(hypothesis.subject, hypothesis.value, hypothesis.direction.value)
+        out = []
+        for node in self.nodes:
+            if node.subject != hypothesis.subject or node.state not in (_ACTIVE, _QUARANTINED):
+                continue
+            cosine = float(np.dot(claim_embedding, node.embedding))
+            out.append(
+                RelatedNode(
+                    node_id=node.node_id,
+                    subject=node.subject,
+                    value=node.value,
+                    direction=node.direction,
+                    scope=node.scope,
+                    layer=node.layer,
+                    state=node.state,
+                    confidence=node.decayed_confidence(at),
+                    recorded_at=node.recorded_at,
+                    cosine=cosine,
+                    relation=relate(new, ClaimFields(node.subject, node.value, node.direction),
+                                    cosine),
+                )
+            )
+        return out
+
+    # --- applying an action -------------------------------------------------------------
+
+    def apply(
+        self,
+        action: Action,
+        hypothesis: Hypothesis,
+        claim_embedding: npt.NDArray[np.float32],
+        related: list[RelatedNode],
+        targets: list[uuid.UUID],
+        authenticity: float,
+        event: SimEvent,
+    ) -> Action:
+        ctx = _Apply(self, hypothesis, claim_embedding, related, targets, authenticity, event)
+        return ctx.run(action)
+
+
+class _Apply:
+    def __init__(
+        self,
+        ledger: SimLedger,
+        hypothesis: Hypothesis,
+        claim_embedding: npt.NDArray[np.float32],
+        related: list[RelatedNode],
+        targets: list[uuid.UUID],
+        authenticity: float,
+        event: SimEvent,
+    ) -> None:
+        self.ledger = ledger
+        self.h = hypothesis
+        self.embedding = claim_embedding
+        self.related = {r.node_id: r for r in related}
+        self.by_id = {n.node_id: n for n in ledger.nodes}
+        self.targets = [self.by_id[t] for t in targets if t in self.by_id]
+        self.authenticity = authenticity
+        self.event = event
+        self.action = Action.add
+
+    def run(self, action: Action) -> Action:
+        self.action = action
+        if action in (Action.clarify, Action.quarantine):
+            self._quarantine()
+            return action
+        if action == Action.revise:
+            return self._revise()
+        if action == Action.retain:
+            for target in self.targets:
+                if self._corroborates(target):
+                    self._corroborate(target)
+            return action
+        if action == Action.scope and self.h.scope != GLOBAL_SCOPE:
+            self._write_or_promote()
+            return action
+        self._write_or_promote()
+        return Action.add
+
+    def _qualifies(self) -> bool:
+        return (
+            self.event.origin == Origin.user
+            and self.authenticity >= STABLE_OVERWRITE_MIN_CONFIDENCE
+        )
+
+    def _corroborates(self, node: SimNode) -> bool:
+        related = self.related.get(node.node_id)
+        return (
+            related is not None
+            and node.scope == self.h.scope
+            and related.cosine >= CORROBORATION_MIN_COSINE
+            and related.relation.supports >= CORROBORATION_MIN_ENTAILMENT
+            and self.authenticity >= CORROBORATION_MIN_AUTHENTICITY
+            and self.action not in (Action.quarantine, Action.clarify)
+        )
+
+    def _twin(self) -> SimNode | None:
+        for related in self.related.values():
+            node = self.by_id[related.node_id]
+            if (
+                node.state == _QUARANTINED
+                and node.scope == self.h.scope
+                and related.relation.supports >= CORROBORATION_MIN_ENTAILMENT
+            ):
+                return node
+        return None
+
+    def _new_node(self, state: str) -> SimNode:
+        at = self.event.at
+        node = SimNode(
+            node_id=self.ledger._new_id(),
+            subject=self.h.subject,
+            value=self.h.value,
+            direction=self.h.direction.value,
+            scope=self.h.scope,
+            timescale=self.h.timescale.value,
+            layer=layer_for(self.h.scope, self.h.timescale.value, self.ledger.layered),
+            state=state,
+            c0=self.h.confidence,
+            authenticity=self.authenticity,
+            recorded_at=at,
+            last_corroborated_at=at,
+            quarantined_at=None if state == _ACTIVE else at,
+            embedding=self.embedding,
+            evidence=[(self.event.session_id, self._qualifies())],
+        )
+        self.ledger.nodes.append(node)
+        self.by_id[node.node_id] = node
+        return node
+
+    def _promote(self, node: SimNode) -> None:
+        node.state = _ACTIVE
+        node.layer = layer_for(node.scope, node.timescale, self.ledger.layered)
+        node.last_corroborated_at = max(node.last_corroborated_at, self.event.at)
+
+    def _corroborate(self, node: SimNode) -> None:
+        node.last_corroborated_at = max(node.last_corroborated_at, self.event.at)
+        node.evidence.append((self.event.session_id, self._qualifies()))
+        if node.state == _QUARANTINED:
+            self._promote(node)
+
+    def _write_or_promote(self) -> SimNode:
+        twin = self._twin()
+        if twin is not None and self._corroborates(twin):
+            self._corroborate(twin)
+            return twin
+        return self._new_node(_ACTIVE)
+
+    def _quarantine(self) -> SimNode:
+        twin = self._twin()
+        if twin is not None:
+            twin.evidence.append((self.event.session_id, self._qualifies()))
+            return twin
+        return self._new_node(_QUARANTINED)
+
+    def _overwrite_allowed(self) -> bool:
+        evidence = [self.event.session_id] if self._qualifies() else []
+        twin = self._twin()
+        if twin is not None:
+            evidence += [session for session, ok in twin.evidence if ok]
+        return (
+            len(evidence) >= STABLE_OVERWRITE_EVENTS_ACROSS_SESSIONS and len(set(evidence)) >= 2
+        ) or len(evidence) >= STABLE_OVERWRITE_EVENTS_ONE_SESSION
+
+    def _revise(self) -> Action:
+        targets = [t for t in self.targets if t.state == _ACTIVE]
+        if not targets:
+            self._write_or_promote()
+            return Action.add
+        guarded = self.ledger.guard_stable and any(t.layer == Layer.stable.value for t in targets)
+        if guarded and not self._overwrite_allowed():
+            self._quarantine()
+            return Action.quarantine
+        twin = self._twin()
+        if twin is not None:
+            twin.evidence.append((self.event.session_id, self._qualifies()))
+            self._promote(twin)
+        else:
+            self._new_node(_ACTIVE)
+        for target in targets:
+            target.state = NodeState.superseded.value
+        return Action.revise

@@ -1,0 +1,1 @@
+"""The relation model: supports / contradicts / unrelated between a hypothesis and a node."""

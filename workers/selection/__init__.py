@@ -1,0 +1,1 @@
+"""Training of the selector's preference utility r_p (numpy inference lives in app/selection)."""

@@ -1,0 +1,305 @@
+"""Train r_p, the selector's preference utility: `capture train utility` or `main(cfg)`.
+
+Train split only (probe pools of the generator's train candidate families, see
+bench/generator/responses.py); dev picks nothing but is reported, test is reported for the
+model card. Embeddings are frozen MiniLM vectors from the service's own embedder; what is
+learned is the small head of app/selection/utility.py (a low-rank correction of the
+embedding geometry, the evidence and relevance weights). Loss: Bradley–Terry over
+(follows, does not follow) pairs of one pool plus a calibration BCE on every candidate.
+Pools get distractor memories (other dimensions and scopes), as retrieval returns them.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from app.extraction.taxonomy import DIMENSIONS, SCOPE_DOMAINS
+from app.selection.memory import Memory
+from app.selection.style import N_FEATURES, style_matrix
+from app.selection.utility import (
+    MAX_VALUES,
+    PARAM_NAMES,
+    WEIGHTS_PATH,
+    PreferenceUtility,
+    UtilityWeights,
+)
+from workers.selection.data import PoolExample, generated_splits, pool_examples
+
+log = logging.getLogger(__name__)
+
+MODEL_VERSION = "1"
+
+
+@dataclass(slots=True)
+class UtilityTrainConfig:
+    out: Path = WEIGHTS_PATH
+    seed: int = 0
+    data_seed: int = 0
+    episodes_per_track: int = 480
+    rank: int = 16
+    epochs: int = 30
+    batch_size: int = 128
+    lr: float = 1e-2
+    # L2 on the low-rank correction, pulling P toward the identity (the plain geometry).
+    projection_decay: float = 1e-3
+    bce_weight: float = 0.5
+    # L2 on the per-value style weights θ.
+    style_decay: float = 1e-3
+    # Distractor memories added to each training pool (uniform in [0, n]).
+    max_distractors: int = 8
+    threads: int = 2
+    # Value prototypes: the claim alone, or the claim plus its description.
+    phrase: str = "claim+description"
+    limit: int | None = None  # pools per split (None: all); a small slice for tests
+    report_splits: tuple[str, ...] = ("dev", "test")
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class TorchUtility(nn.Module):
+    """The torch twin of app.selection.utility.utility_logits (batched, padded)."""
+
+    def __init__(self, init: UtilityWeights) -> None:
+        super().__init__()
+        self.params = nn.ParameterDict(
+            {n: nn.Parameter(torch.tensor(float(init.params[n]))) for n in PARAM_NAMES})
+        generator = torch.Generator().manual_seed(0)
+        dim, rank = init.proj_u.shape
+        self.proj_u = nn.Parameter(torch.randn(dim, rank, generator=generator) * 1e-3)
+        self.proj_v = nn.Parameter(torch.randn(dim, rank, generator=generator) * 1e-3)
+        self.style = nn.Parameter(torch.from_numpy(init.style.copy()))
+
+    def project(self, x: torch.Tensor) -> torch.Tensor:
+        y = x + (x @ self.proj_v) @ self.proj_u.T
+        out: torch.Tensor = y / y.norm(dim=-1, keepdim=True).clamp_min(1e-9)
+        return out
+
+    def forward(self, b: dict[str, torch.Tensor]) -> torch.Tensor:
+        """Logits (N, C). Batch: prompt (N,D), cand (N,C,D), claims (N,M,D), phrases
+        (N,M,K,D), phrase_mask (N,M,K), value_index (N,M), known (N,M), sign (N,M),
+        scoped (N,M), scope_labels (N,M,D), memory_mask (N,M)."""
+        p = self.params
+        c = self.project(b["cand"])  # (N, C, D)
+        phrases = self.project(b["phrases"])  # (N, M, K, D)
+        claims = self.project(b["claims"])  # (N, M, D)
+        sim = torch.einsum("ncd,nmkd->ncmk", c, phrases)  # (N, C, M, K)
+        mask = b["phrase_mask"][:, None]  # (N, 1, M, K)
+        theta = self.style[b["subject_index"].clamp_min(0)]  # (N, M, K, F)
+        logits = (torch.exp(p["log_value_temperature"]) * sim
+                  + torch.einsum("ncf,nmkf->ncmk", b["style"], theta))
+        logits = logits.masked_fill(~mask, -1e9)
+        lse = torch.logsumexp(logits, dim=-1)  # (N, C, M)
+        index = b["value_index"].clamp_min(0)[:, None, :, None].expand(-1, c.shape[1], -1, 1)
+        picked = logits.gather(-1, index)[..., 0]
+        n_values = b["phrase_mask"].sum(-1).clamp_min(1).float()  # (N, M)
+        known = b["known"][:, None]  # (N, 1, M)
+        evidence = torch.where(known, picked - lse + torch.log(n_values)[:, None], 0.0)
+        claim_match = torch.einsum("ncd,nmd->ncm", c, claims)
+        q = self.project(b["prompt"])  # (N, D)
+        prompt_values = torch.einsum("nmkd,nd->nmk", phrases, q)
+        prompt_values = prompt_values.masked_fill(~b["phrase_mask"], -1.0).amax(-1)  # (N, M)
+        affinity = torch.where(b["known"], prompt_values, torch.einsum("nmd,nd->nm", claims, q))
+        prompt_claim = torch.einsum("nmd,nd->nm", b["claims"], b["prompt"])
+        prompt_scope = b["scoped"] * torch.einsum("nmd,nd->nm", b["scope_labels"], b["prompt"])
+        relevance = (p["rel_prompt"] * prompt_claim + p["rel_affinity"] * affinity
+                     + p["rel_scope"] * prompt_scope + p["rel_scoped"] * b["scoped"])
+        relevance = relevance.masked_fill(~b["memory_mask"], -1e9)[:, None].expand(
+            -1, c.shape[1], -1)
+        null = p["null_logit"].expand(relevance.shape[0], relevance.shape[1], 1)
+        weights = torch.softmax(torch.cat([relevance, null], dim=-1), dim=-1)[..., :-1]
+        contribution = b["sign"][:, None] * (p["w_value"] * evidence
+                                             + p["w_claim"] * claim_match)
+        out: torch.Tensor = p["bias"] + (weights * contribution).sum(-1)
+        return out
+
+    def export(self, meta: dict[str, Any]) -> UtilityWeights:
+        return UtilityWeights(
+            {n: float(self.params[n].detach()) for n in PARAM_NAMES},
+            self.proj_u.detach().numpy().astype(np.float32),
+            self.proj_v.detach().numpy().astype(np.float32),
+            self.style.detach().numpy().astype(np.float32),
+            meta,
+        )
+
+
+def _all_memories() -> list[Memory]:
+    """Every (dimension, value, scope) the taxonomy can hold: the distractor pool."""
+    scopes = ["global"] + [s.name for s in SCOPE_DOMAINS]
+    return [Memory(node_id=f"{scope}:{d.name}:{v.name}", subject=d.name, value=v.name,
+                   scope=scope)
+            for d in DIMENSIONS for v in d.values for scope in scopes]
+
+
+def augment(examples: Sequence[PoolExample], rng: np.random.Generator,
+            max_distractors: int) -> list[PoolExample]:
+    """Add memories about other dimensions (never the probed one in its scope, so labels
+    stay right), shuffled in with the oracle memories."""
+    pool = _all_memories()
+    out = []
+    for ex in examples:
+        held = {(m.subject, m.scope) for m in ex.memories}
+        n = int(rng.integers(0, max_distractors + 1))
+        extra: list[Memory] = []
+        for i in rng.permutation(len(pool))[: 4 * n]:
+            m = pool[int(i)]
+            if len(extra) >= n:
+                break
+            if m.subject == ex.dimension or (m.subject, m.scope) in held:
+                continue
+            held.add((m.subject, m.scope))
+            extra.append(m)
+        memories = list(ex.memories) + extra
+        order = rng.permutation(len(memories))
+        out.append(PoolExample(ex.episode_id, ex.track, ex.prompt, ex.dimension, ex.scope,
+                               ex.value, tuple(memories[int(i)] for i in order),
+                               ex.candidates, ex.follows, ex.labels))
+    return out
+
+
+def batch_tensors(examples: Sequence[PoolExample], model: PreferenceUtility
+                  ) -> dict[str, torch.Tensor]:
+    n = len(examples)
+    c_max = max(len(e.candidates) for e in examples)
+    m_max = max(1, max(len(e.memories) for e in examples))
+    dim = 384
+    out = {
+        "prompt": np.zeros((n, dim), np.float32),
+        "cand": np.zeros((n, c_max, dim), np.float32),
+        "cand_mask": np.zeros((n, c_max), np.bool_),
+        "style": np.zeros((n, c_max, N_FEATURES), np.float32),
+        "labels": np.zeros((n, c_max), np.float32),
+        "claims": np.zeros((n, m_max, dim), np.float32),
+        "phrases": np.zeros((n, m_max, MAX_VALUES, dim), np.float32),
+        "phrase_mask": np.zeros((n, m_max, MAX_VALUES), np.bool_),
+        "value_index": np.full((n, m_max), -1, np.int64),
+        "subject_index": np.full((n, m_max), -1, np.int64),
+        "known": np.zeros((n, m_max), np.bool_),
+        "sign": np.zeros((n, m_max), np.float32),
+        "scoped": np.zeros((n, m_max), np.float32),
+        "scope_labels": np.zeros((n, m_max, dim), np.float32),
+        "memory_mask": np.zeros((n, m_max), np.bool_),
+    }
+    for i, ex in enumerate(examples):
+        out["prompt"][i] = model.embed([ex.prompt])[0]
+        k = len(ex.candidates)
+        out["cand"][i, :k] = model.embed(ex.candidates)
+        out["cand_mask"][i, :k] = True
+        out["style"][i, :k] = _style(ex.candidates)
+        out["labels"][i, :k] = ex.labels
+        f = model.memory_features(ex.memories)
+        m = len(ex.memories)
+        out["claims"][i, :m] = f.claims
+        out["phrases"][i, :m] = f.phrases
+        out["phrase_mask"][i, :m] = f.phrase_mask
+        out["value_index"][i, :m] = f.value_index
+        out["subject_index"][i, :m] = f.subject_index
+        out["known"][i, :m] = f.value_index >= 0
+        out["sign"][i, :m] = f.sign
+        out["scoped"][i, :m] = f.scoped
+        out["scope_labels"][i, :m] = f.scope_labels
+        out["memory_mask"][i, :m] = True
+    return {k: torch.from_numpy(v) for k, v in out.items()}
+
+
+_STYLE_CACHE: dict[str, np.ndarray] = {}
+
+
+def _style(texts: Sequence[str]) -> np.ndarray:
+    missing = [t for t in texts if t not in _STYLE_CACHE]
+    for text, row in zip(missing, style_matrix(missing), strict=True):
+        _STYLE_CACHE[text] = row
+    return np.stack([_STYLE_CACHE[t] for t in texts])
+
+
+def _loss(logits: torch.Tensor, b: dict[str, torch.Tensor], bce_weight: float) -> torch.Tensor:
+    mask, labels = b["cand_mask"], b["labels"]
+    pos = (labels > 0.5) & mask
+    neg = (labels < 0.5) & mask
+    diff = logits[:, :, None] - logits[:, None, :]  # (N, C, C): pos i minus neg j
+    pair = pos[:, :, None] & neg[:, None, :]
+    bt = nn.functional.softplus(-diff)[pair].mean() if pair.any() else logits.sum() * 0
+    bce = nn.functional.binary_cross_entropy_with_logits(logits[mask], labels[mask])
+    return bt + bce_weight * bce
+
+
+def evaluate(model: PreferenceUtility, examples: Sequence[PoolExample]) -> dict[str, float]:
+    """Through the numpy inference path: top-1 (the argmax follows the true value), pairwise
+    accuracy, and the mean r_p of following and other candidates."""
+    top1 = pairs = correct = 0
+    pos_scores: list[float] = []
+    neg_scores: list[float] = []
+    for ex in examples:
+        scores = model.score(ex.prompt, ex.memories, ex.candidates)
+        labels = np.array(ex.labels)
+        top1 += int(labels[int(np.argmax(scores))])
+        pos, neg = scores[labels == 1], scores[labels == 0]
+        correct += int((pos[:, None] > neg[None]).sum())
+        pairs += len(pos) * len(neg)
+        pos_scores += pos.tolist()
+        neg_scores += neg.tolist()
+    return {
+        "pools": len(examples),
+        "top1": round(top1 / max(1, len(examples)), 4),
+        "pair_accuracy": round(correct / max(1, pairs), 4),
+        "mean_rp_following": round(float(np.mean(pos_scores)), 4) if pos_scores else 0.0,
+        "mean_rp_other": round(float(np.mean(neg_scores)), 4) if neg_scores else 0.0,
+    }
+
+
+def main(cfg: UtilityTrainConfig | None = None) -> dict[str, Any]:
+    cfg = cfg or UtilityTrainConfig()
+    torch.manual_seed(cfg.seed)
+    torch.set_num_threads(cfg.threads)
+    rng = np.random.default_rng(cfg.seed)
+    started = time.perf_counter()
+    splits = generated_splits(cfg.data_seed, cfg.episodes_per_track)
+    data = {s: pool_examples(splits[s])[: cfg.limit] for s in ("train", *cfg.report_splits)}
+    base = PreferenceUtility(UtilityWeights.initial(rank=cfg.rank, phrase=cfg.phrase))
+    net = TorchUtility(base.weights)
+    optimizer = torch.optim.Adam(net.parameters(), lr=cfg.lr)
+    train = data["train"]
+    for epoch in range(cfg.epochs):
+        examples = augment(train, rng, cfg.max_distractors)
+        order = rng.permutation(len(examples))
+        total = 0.0
+        for start in range(0, len(order), cfg.batch_size):
+            batch = batch_tensors([examples[int(i)] for i in order[start:start + cfg.batch_size]],
+                                  base)
+            loss = _loss(net(batch), batch, cfg.bce_weight)
+            loss = loss + cfg.projection_decay * (net.proj_u.square().sum()
+                                                  + net.proj_v.square().sum())
+            loss = loss + cfg.style_decay * net.style.square().sum()
+            optimizer.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            optimizer.step()
+            total += float(loss.detach()) * len(batch["prompt"])
+        log.info("epoch %d loss %.4f", epoch + 1, total / len(examples))
+    meta: dict[str, Any] = {
+        "model": "capture-utility", "version": MODEL_VERSION, "trained": True,
+        "phrase": cfg.phrase,
+        "trained_on": "D-PrefGuard train split probe pools (train candidate families only)",
+        "command": "capture train utility",
+        "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()},
+    }
+    trained = PreferenceUtility(net.export(meta), base.embedder)
+    report: dict[str, Any] = {}
+    eval_rng = np.random.default_rng(cfg.seed + 1)
+    for split in cfg.report_splits:
+        report[split] = evaluate(trained, data[split])
+        report[f"{split}_with_distractors"] = evaluate(
+            trained, augment(data[split], eval_rng, cfg.max_distractors))
+        report[f"{split}_untrained"] = evaluate(base, data[split])
+    meta["held_out"] = report
+    meta["train_seconds"] = round(time.perf_counter() - started, 1)
+    trained.weights.meta.update(meta)
+    trained.weights.save(cfg.out)
+    log.info("wrote %s: %s", cfg.out, report)
+    return meta
