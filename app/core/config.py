@@ -23,6 +23,7 @@ AdmissionPolicyName = Literal[
     "capture_no_layers",
     "capture_no_provenance",
     "capture_no_clarify",
+    "capture_unguarded",
 ]
 
 
@@ -44,8 +45,9 @@ class Settings(BaseSettings):
     admission_policy: AdmissionPolicyName = "provenance_only"
     # The operator's tool policy for POST /v1/check-call (unset: the versioned default).
     tool_policy_path: Path | None = None
-    # learned: MLP heads over MiniLM (workers/extraction, docs/models/extractor.md).
-    extractor: Literal["deterministic", "learned"] = "deterministic"
+    # learned: MLP heads over MiniLM, the better on held-out data (docs/models/extractor.md);
+    # deterministic: the rule-based baseline.
+    extractor: Literal["deterministic", "learned"] = "learned"
     # learned: the trained relation model (workers/relation); heuristic: field rules.
     relation_model: Literal["learned", "heuristic"] = "learned"
     embedder: Literal["minilm_onnx", "hashing"] = "minilm_onnx"

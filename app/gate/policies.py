@@ -230,6 +230,7 @@ LEARNED_POLICY_NAMES = (
     "capture_no_layers",
     "capture_no_provenance",
     "capture_no_clarify",
+    "capture_unguarded",
 )
 
 POLICIES: dict[str, Callable[[], AdmissionPolicy]] = {

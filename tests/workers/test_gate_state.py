@@ -72,3 +72,13 @@ class TestLaundering:
         memory.remember(0.0, laundering.shingles("a b c d"), np.zeros(384, np.float32))
         assert laundering.signal(memory, 30.0, laundering.shingles("a b c d"),
                                  np.zeros(384, np.float32)) == [0.0, 0.0, 0.0, 0.0]
+
+
+class TestEmptyMemory:
+    def test_round_trip_without_untrusted_events(self) -> None:
+        latent = _latent()
+        latent.memory = laundering.UntrustedMemory()
+        back = decode(encode(latent, "v"), "v")
+        assert back is not None
+        assert back.memory.days == []
+        assert np.array_equal(back.sketch, latent.sketch)

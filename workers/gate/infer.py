@@ -51,6 +51,9 @@ class LoadedGate:
 
 @lru_cache(maxsize=8)
 def load_gate(path: Path) -> LoadedGate:
+    # Online the gate works on (1, 256) tensors: an intra-op thread pool costs ~10× what it
+    # saves (2 ms vs 22 ms per ODE solve measured on 2 busy cores). One thread per process.
+    torch.set_num_threads(1)
     checkpoint = torch.load(path, map_location="cpu", weights_only=True)
     config = GateModelConfig.from_dict(checkpoint["model"])
     net = GateNet(config)
@@ -239,6 +242,15 @@ class CaptureNoProvenancePolicy(LearnedGatePolicy):
     weights = WEIGHTS_DIR / "gate_no_provenance.pt"
 
 
+class CaptureUnguardedPolicy(LearnedGatePolicy):
+    """Variant: the capture gate without the stable-overwrite guard (one authenticated
+    statement may revise a stable node). Not the paper's rule; measured because on the
+    generated benchmark the guard alone caps genuine-update adherence (docs/models/gate.md)."""
+
+    name = "capture_unguarded"
+    guard_stable = False
+
+
 class CaptureNoClarifyPolicy(LearnedGatePolicy):
     """Ablation: the capture gate that never asks (clarify removed from its distribution)."""
 
@@ -255,5 +267,6 @@ LEARNED_POLICIES: dict[str, type[LearnedGatePolicy]] = {
         CaptureNoLayersPolicy,
         CaptureNoProvenancePolicy,
         CaptureNoClarifyPolicy,
+        CaptureUnguardedPolicy,
     )
 }
