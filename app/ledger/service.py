@@ -296,7 +296,9 @@ def _revise(ctx: ApplyContext) -> Action:
     if not targets:
         _write_or_promote(ctx)
         return Action.add
-    guarded = ctx.policy.guard_stable and any(t.layer == Layer.stable.value for t in targets)
+    guarded = ctx.policy.guard_stable and any(
+        t.layer == Layer.stable.value and _established(ctx, t) for t in targets
+    )
     if guarded and not _stable_overwrite_allowed(ctx):
         # One sentence does not redefine a user: hold the claim until evidence repeats.
         ctx.decision_row.reasons = [*ctx.decision_row.reasons, "stable_overwrite_needs_evidence"]
@@ -326,8 +328,26 @@ def _revise(ctx: ApplyContext) -> Action:
     return Action.revise
 
 
+def enough_stable_evidence(sessions: Sequence[uuid.UUID | str]) -> bool:
+    """Two authenticated user events (confidence ≥ 0.80) across sessions, or three in one;
+    `sessions` holds the session of each qualifying event."""
+    return (
+        len(sessions) >= STABLE_OVERWRITE_EVENTS_ACROSS_SESSIONS and len(set(sessions)) >= 2
+    ) or len(sessions) >= STABLE_OVERWRITE_EVENTS_ONE_SESSION
+
+
+def _established(ctx: ApplyContext, node: Node) -> bool:
+    """A stable node the user has confirmed with the evidence it takes to overwrite one.
+
+    The guard protects what the user has established, not whatever was said once: a
+    preference stated a single time is provisional, and the next authenticated statement may
+    revise it (the gate still judges that statement). Symmetric by design — one sentence
+    neither establishes a user's stable preference nor overturns an established one."""
+    return enough_stable_evidence(_qualifying_sessions(ctx.db, node.id, exclude=ctx.event.id))
+
+
 def _stable_overwrite_allowed(ctx: ApplyContext) -> bool:
-    """Two authenticated user events (confidence ≥ 0.80) across sessions, or three in one."""
+    """This event and the held repeats of its claim are enough evidence to overwrite."""
     evidence: list[uuid.UUID] = []  # session ids of qualifying events, this one included
     if (
         ctx.event.origin == Origin.user.value
@@ -337,10 +357,7 @@ def _stable_overwrite_allowed(ctx: ApplyContext) -> bool:
     pending = _matching_quarantined(ctx)
     if pending is not None:
         evidence.extend(_qualifying_sessions(ctx.db, pending.id, exclude=ctx.event.id))
-    sessions = set(evidence)
-    return (len(evidence) >= STABLE_OVERWRITE_EVENTS_ACROSS_SESSIONS and len(sessions) >= 2) or (
-        len(evidence) >= STABLE_OVERWRITE_EVENTS_ONE_SESSION
-    )
+    return enough_stable_evidence(evidence)
 
 
 def _qualifying_sessions(db: Session, node_id: uuid.UUID, exclude: uuid.UUID) -> list[uuid.UUID]:

@@ -168,25 +168,43 @@ class TestStableOverwriteRule:
 
         policies.POLICIES.pop("guarded_test", None)
 
-    def test_one_sentence_does_not_overwrite_stable(self, driver: LedgerDriver) -> None:
+    def _establish(self, driver: LedgerDriver) -> None:
+        """"short" stated in two sessions: established, as overwriting would need."""
+        driver.say("answer_length", "short", session="s0")
+        driver.say("answer_length", "short", session="s9", after=timedelta(days=1))
+        assert driver.active() == [("answer_length", "short", "global")]
+
+    def test_provisional_stable_node_is_revised_by_one_statement(
+        self, driver: LedgerDriver
+    ) -> None:
         self._guarded(driver)
         driver.say("answer_length", "short")
+        driver.say("answer_length", "detailed")
+        assert driver.active() == [("answer_length", "detailed", "global")]
+        decision = driver.db.get(Decision, driver.decisions[-1])
+        assert decision is not None
+        assert (decision.proposed_action, decision.action) == (None, "revise")  # as proposed
+
+    def test_one_sentence_does_not_overwrite_established(self, driver: LedgerDriver) -> None:
+        self._guarded(driver)
+        self._establish(driver)
         driver.say("answer_length", "detailed")
         assert driver.active() == [("answer_length", "short", "global")]
         decision = driver.db.get(Decision, driver.decisions[-1])
         assert decision is not None
         assert (decision.proposed_action, decision.action) == ("revise", "quarantine")
+        assert "stable_overwrite_needs_evidence" in decision.reasons
 
     def test_two_sessions_overwrite(self, driver: LedgerDriver) -> None:
         self._guarded(driver)
-        driver.say("answer_length", "short")
+        self._establish(driver)
         driver.say("answer_length", "detailed", session="s1")
         driver.say("answer_length", "detailed", session="s2", after=timedelta(days=1))
         assert driver.active() == [("answer_length", "detailed", "global")]
 
     def test_three_in_one_session_overwrite(self, driver: LedgerDriver) -> None:
         self._guarded(driver)
-        driver.say("answer_length", "short", session="s0")
+        self._establish(driver)
         for _ in range(2):
             driver.say("answer_length", "detailed", session="s1")
         assert driver.active() == [("answer_length", "short", "global")]
@@ -195,10 +213,18 @@ class TestStableOverwriteRule:
 
     def test_untrusted_evidence_never_counts(self, driver: LedgerDriver) -> None:
         self._guarded(driver)
-        driver.say("answer_length", "short")
+        self._establish(driver)
         for session in ("s1", "s2", "s3"):
             driver.say("answer_length", "detailed", origin=Origin.shared_file, session=session)
         assert driver.active() == [("answer_length", "short", "global")]
+
+    def test_untrusted_statements_never_establish(self, driver: LedgerDriver) -> None:
+        self._guarded(driver)
+        driver.say("answer_length", "short", origin=Origin.shared_file, session="s0")
+        driver.say("answer_length", "short", origin=Origin.shared_file, session="s9",
+                   after=timedelta(days=1))
+        driver.say("answer_length", "detailed", session="s1")
+        assert driver.active() == [("answer_length", "detailed", "global")]
 
 
 class TestClarify:

@@ -7,8 +7,9 @@ gate learns on the ledger context it will see online: `related()` builds the sam
 decayed confidence, cosine, `relate()`), and `apply()` follows `apply_decision`: quarantine
 and clarify hold the claim (a repeat adds evidence to its quarantined twin), retain
 corroborates (and promotes an authentic twin), add / scope write or promote, revise supersedes
-unless a stable node is guarded (two authenticated user events across sessions, or three in
-one), quarantined nodes are evicted after ≈14 days. What it leaves out: edges, versions,
+unless an *established* stable node is guarded (one confirmed by two authenticated user
+events across sessions, or three in one, needs that much evidence again to be overwritten),
+quarantined nodes are evicted after ≈14 days. What it leaves out: edges, versions,
 spans, clarification answers.
 """
 
@@ -32,11 +33,10 @@ from app.ledger.constants import (
     QUARANTINE_DECAY_PER_DAY,
     QUARANTINE_RETENTION_FLOOR,
     SECONDS_PER_DAY,
-    STABLE_OVERWRITE_EVENTS_ACROSS_SESSIONS,
-    STABLE_OVERWRITE_EVENTS_ONE_SESSION,
     STABLE_OVERWRITE_MIN_CONFIDENCE,
 )
 from app.ledger.relations import ClaimFields, relate
+from app.ledger.service import enough_stable_evidence
 from app.models.enums import Action, Layer, NodeState
 
 _ACTIVE, _QUARANTINED = NodeState.active.value, NodeState.quarantined.value
@@ -266,16 +266,18 @@ class _Apply:
         twin = self._twin()
         if twin is not None:
             evidence += [session for session, ok in twin.evidence if ok]
-        return (
-            len(evidence) >= STABLE_OVERWRITE_EVENTS_ACROSS_SESSIONS and len(set(evidence)) >= 2
-        ) or len(evidence) >= STABLE_OVERWRITE_EVENTS_ONE_SESSION
+        return enough_stable_evidence(evidence)
 
     def _revise(self) -> Action:
         targets = [t for t in self.targets if t.state == _ACTIVE]
         if not targets:
             self._write_or_promote()
             return Action.add
-        guarded = self.ledger.guard_stable and any(t.layer == Layer.stable.value for t in targets)
+        guarded = self.ledger.guard_stable and any(
+            t.layer == Layer.stable.value
+            and enough_stable_evidence([session for session, ok in t.evidence if ok])
+            for t in targets
+        )
         if guarded and not self._overwrite_allowed():
             self._quarantine()
             return Action.quarantine
