@@ -42,7 +42,9 @@ class Settings(BaseSettings):
     # Secret used to pepper API-key hashes; must be set outside local use.
     secret_key: str = "local-dev-secret-change-me"
 
-    admission_policy: AdmissionPolicyName = "provenance_only"
+    # The learned authenticity gate (docs/models/gate.md); the paper's heuristics stay
+    # selectable per deployment or per tenant (`capture tenants policy`).
+    admission_policy: AdmissionPolicyName = "capture"
     # The operator's tool policy for POST /v1/check-call (unset: the versioned default).
     tool_policy_path: Path | None = None
     # learned: MLP heads over MiniLM, the better on held-out data (docs/models/extractor.md);
