@@ -80,7 +80,8 @@ class NodeVersion(Base):
     state: Mapped[str] = mapped_column(String(16))
     scope: Mapped[str] = mapped_column(String(64))
     change: Mapped[str] = mapped_column(String(32))
-    event_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("events.id"))
+    # Indexed: an event's view lists the ledger changes it caused.
+    event_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("events.id"), index=True)
     decision_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("decisions.id"))
     changed_at: Mapped[datetime]
     recorded_at: Mapped[datetime] = mapped_column(default=utcnow)
