@@ -15,6 +15,7 @@ from app.core.health import router as health_router
 from app.core.middleware import RequestContextMiddleware
 from app.events.router import router as events_router
 from app.gate.clarifications import router as clarifications_router
+from app.ledger.router import events_router as user_events_router
 from app.ledger.router import router as nodes_router
 from app.provenance.router import router as provenance_router
 from app.provenance.spans import configure_otlp_export
@@ -48,6 +49,7 @@ def create_app() -> FastAPI:
         selection_router,
         audit_router,
         nodes_router,
+        user_events_router,
         clarifications_router,
         provenance_router,
     ):

@@ -11,9 +11,16 @@ from app.core.auth import AgentPrincipal, Principal, ReaderPrincipal
 from app.core.db import get_db
 from app.core.errors import InvalidInput, NotFound, responses
 from app.ledger import user_service
-from app.ledger.schemas import ErasureReceipt, NodeOut, NodePage, NodePatch
+from app.ledger.schemas import (
+    ErasureReceipt,
+    EventErasureReceipt,
+    NodeOut,
+    NodePage,
+    NodePatch,
+)
 
 router = APIRouter(prefix="/v1/users/{user_id}/nodes", tags=["memories"])
+events_router = APIRouter(prefix="/v1/users/{user_id}/events", tags=["memories"])
 
 
 @router.get("", response_model=NodePage, responses=responses(NotFound))
@@ -78,3 +85,19 @@ def erase_node(
     """Erase a memory: its text and embedding, and the text of events that fed only it, are
     removed everywhere; ids and hashes stay for the audit trail."""
     return user_service.erase_node(db, principal, user_id, node_id, request.state.trace_id)
+
+
+@events_router.delete(
+    "/{event_id}", response_model=EventErasureReceipt, responses=responses(NotFound)
+)
+def erase_event(
+    user_id: str,
+    event_id: uuid.UUID,
+    request: Request,
+    principal: Principal = AgentPrincipal,
+    db: Session = Depends(get_db),
+) -> EventErasureReceipt:
+    """Erase an event the agent read — e.g. a message holding a contact detail, which no
+    memory holds — with what was read from it and the memories only it fed; ids and hashes
+    stay for the audit trail."""
+    return user_service.erase_event(db, principal, user_id, event_id, request.state.trace_id)

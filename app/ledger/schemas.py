@@ -56,3 +56,10 @@ class ErasureReceipt(BaseModel):
     erased_at: datetime
     events_erased: int
     hypotheses_erased: int
+
+
+class EventErasureReceipt(BaseModel):
+    event_id: uuid.UUID
+    erased_at: datetime
+    nodes_erased: int
+    hypotheses_erased: int

@@ -17,7 +17,13 @@ from app.extraction.base import EventInput
 from app.extraction.schemas import Origin
 from app.extraction.service import get_extractor
 from app.ledger import repository
-from app.ledger.schemas import ErasureReceipt, NodeOut, NodePage, NodePatch
+from app.ledger.schemas import (
+    ErasureReceipt,
+    EventErasureReceipt,
+    NodeOut,
+    NodePage,
+    NodePatch,
+)
 from app.ledger.service import decayed_confidence, promote, retire
 from app.models import Clarification, Event, HypothesisRow, Node, NodeLineage, NodeVersion, User
 from app.models.base import utcnow
@@ -186,8 +192,6 @@ def erase_node(
         kind="server",
         attributes={"gen_ai.memory.record.id": str(node.id), "capture.node.change": "erased"},
     ) as attrs:
-        if node.state in (NodeState.active.value, NodeState.quarantined.value):
-            retire(db, node, NodeState.evicted, now)
         lineage = db.scalars(select(NodeLineage).where(NodeLineage.node_id == node.id)).all()
         event_ids = {row.event_id for row in lineage}
         # Events that also fed another node that still exists keep their text.
@@ -208,38 +212,104 @@ def erase_node(
         )
         only_this = event_ids - shared
         hypothesis_ids = {row.hypothesis_id for row in lineage if row.hypothesis_id}
-        if only_this:
-            db.execute(
-                update(Event).where(Event.id.in_(only_this)).values(text=None, erased_at=now)
-            )
-            hypothesis_ids |= set(
-                db.scalars(
-                    select(HypothesisRow.id).where(HypothesisRow.event_id.in_(only_this))
-                ).all()
-            )
-        if hypothesis_ids:
-            db.execute(
-                update(HypothesisRow).where(HypothesisRow.id.in_(hypothesis_ids)).values(claim=None)
-            )
-        db.execute(update(NodeVersion).where(NodeVersion.node_id == node.id).values(claim=None))
-        db.execute(
-            update(Clarification)
-            .where(Clarification.node_id == node.id)
-            .values(question=None, status="erased")
-        )
-        node.claim = None
-        node.embedding = None
-        node.erased_at = now
+        hypotheses = _erase_events(db, only_this, hypothesis_ids, now)
+        _erase_node_text(db, node, now)
         attrs.update(
-            {
-                "capture.erasure.events": len(only_this),
-                "capture.erasure.hypotheses": len(hypothesis_ids),
-            }
+            {"capture.erasure.events": len(only_this), "capture.erasure.hypotheses": hypotheses}
         )
     db.flush()
     return ErasureReceipt(
         node_id=node.id,
         erased_at=now,
         events_erased=len(only_this),
-        hypotheses_erased=len(hypothesis_ids),
+        hypotheses_erased=hypotheses,
     )
+
+
+def erase_event(
+    db: Session, principal: Principal, external_user_id: str, event_id: uuid.UUID, trace_id: str
+) -> EventErasureReceipt:
+    """Erase one event the agent read (a message with an address in it, a pasted document):
+    its text and source URI, what extraction read from it, and every memory that only it fed
+    are removed from every table; a memory other events also fed keeps its claim. Ids,
+    hashes and the decisions stay for the audit trail."""
+    user = _user(db, principal, external_user_id)
+    event = db.scalar(
+        select(Event).where(
+            Event.id == event_id, Event.user_id == user.id, Event.tenant_id == user.tenant_id
+        )
+    )
+    if event is None or event.erased_at is not None:
+        raise NotFound("event not found")
+    now = utcnow()
+    recorder = spans.SpanRecorder(db, tenant_id=user.tenant_id, trace_id=trace_id, user_id=user.id)
+    with recorder.span(
+        spans.EVENT_ERASURE, kind="server", attributes={"capture.event.id": str(event.id)}
+    ) as attrs:
+        fed = set(db.scalars(select(NodeLineage.node_id).where(NodeLineage.event_id == event.id)))
+        # A node is this event's alone when no other unerased event is in its lineage.
+        others = (
+            set(
+                db.scalars(
+                    select(NodeLineage.node_id)
+                    .join(Event, Event.id == NodeLineage.event_id)
+                    .where(
+                        NodeLineage.node_id.in_(fed),
+                        NodeLineage.event_id != event.id,
+                        Event.erased_at.is_(None),
+                    )
+                )
+            )
+            if fed
+            else set()
+        )
+        nodes = db.scalars(
+            select(Node).where(Node.id.in_(fed - others), Node.erased_at.is_(None))
+        ).all()
+        for node in nodes:
+            _erase_node_text(db, node, now)
+        hypotheses = _erase_events(db, {event.id}, set(), now)
+        attrs.update(
+            {"capture.erasure.nodes": len(nodes), "capture.erasure.hypotheses": hypotheses}
+        )
+    db.flush()
+    return EventErasureReceipt(
+        event_id=event.id, erased_at=now, nodes_erased=len(nodes), hypotheses_erased=hypotheses
+    )
+
+
+def _erase_events(
+    db: Session, event_ids: set[uuid.UUID], hypothesis_ids: set[uuid.UUID], now: datetime
+) -> int:
+    """Clear the text of these events and of the hypotheses read from them (and of the given
+    hypotheses); returns how many hypotheses were cleared."""
+    hypothesis_ids = set(hypothesis_ids)
+    if event_ids:
+        db.execute(
+            update(Event)
+            .where(Event.id.in_(event_ids))
+            .values(text=None, source_uri=None, erased_at=now)
+        )
+        hypothesis_ids |= set(
+            db.scalars(select(HypothesisRow.id).where(HypothesisRow.event_id.in_(event_ids)))
+        )
+    if hypothesis_ids:
+        db.execute(
+            update(HypothesisRow).where(HypothesisRow.id.in_(hypothesis_ids)).values(claim=None)
+        )
+    return len(hypothesis_ids)
+
+
+def _erase_node_text(db: Session, node: Node, now: datetime) -> None:
+    """Retire the node (evicted) and clear its claim everywhere it is kept."""
+    if node.state in (NodeState.active.value, NodeState.quarantined.value):
+        retire(db, node, NodeState.evicted, now)
+    db.execute(update(NodeVersion).where(NodeVersion.node_id == node.id).values(claim=None))
+    db.execute(
+        update(Clarification)
+        .where(Clarification.node_id == node.id)
+        .values(question=None, status="erased")
+    )
+    node.claim = None
+    node.embedding = None
+    node.erased_at = now
