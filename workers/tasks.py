@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 import uuid
 
 from celery import Task
 
 from app import pipeline
-from app.core.db import session_scope
 from workers.celery_app import celery_app
-
-log = logging.getLogger(__name__)
+from workers.retrying import run_or_retry
 
 MAX_RETRIES = 5
 
@@ -21,16 +18,14 @@ MAX_RETRIES = 5
 )
 def process_event(self: Task, event_id: str) -> None:  # type: ignore[type-arg,unused-ignore]
     """Process one event (and earlier pending ones of its user). Safe to run twice."""
-    try:
-        with session_scope() as db:
-            pipeline.process_event(db, uuid.UUID(event_id))
-    except Exception as exc:
-        if self.request.retries >= MAX_RETRIES:
-            log.exception("giving up on event %s", event_id)
-            with session_scope() as db:
-                pipeline.mark_failed(db, uuid.UUID(event_id), "processing_error")
-            return
-        raise self.retry(exc=exc, countdown=min(2**self.request.retries, 30)) from exc
+    event = uuid.UUID(event_id)
+    run_or_retry(
+        self,
+        lambda db: pipeline.process_event(db, event),
+        lambda db: pipeline.mark_failed(db, event, "processing_error"),
+        what=f"event {event_id}",
+        max_retries=MAX_RETRIES,
+    )
 
 
 @celery_app.task(name=pipeline.SWEEP_QUARANTINE_TASK, acks_late=True)

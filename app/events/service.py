@@ -17,7 +17,7 @@ from app.core.errors import Conflict, NotFound
 from app.core.metrics import EVENTS_WRITTEN
 from app.events import repository
 from app.events.schemas import DecisionOut, EventCreate, EventDetail, HypothesisOut, NodeChangeOut
-from app.models import AgentSession, Decision, Event, User
+from app.models import AgentSession, Decision, Event, HypothesisRow, User
 from app.models.enums import EventStatus
 from app.provenance import spans
 
@@ -118,6 +118,20 @@ def wait_for_processing(db: Session, event_id: uuid.UUID, timeout_s: float) -> E
         delay = min(delay * 2, 0.2)
 
 
+def hypothesis_out(h: HypothesisRow) -> HypothesisOut:
+    return HypothesisOut(
+        id=h.id,
+        claim=h.claim,
+        subject=h.subject,
+        value=h.value,
+        direction=h.direction,
+        scope=h.scope,
+        timescale=h.timescale,
+        confidence=h.confidence,
+        provenance=h.provenance,
+    )
+
+
 def decision_out(d: Decision) -> DecisionOut:
     return DecisionOut(
         id=d.id,
@@ -169,20 +183,7 @@ def event_detail(db: Session, principal: Principal, event_id: uuid.UUID) -> Even
         error_code=event.error_code,
         erased=event.erased_at is not None,
         trace_id=event.trace_id,
-        hypotheses=[
-            HypothesisOut(
-                id=h.id,
-                claim=h.claim,
-                subject=h.subject,
-                value=h.value,
-                direction=h.direction,
-                scope=h.scope,
-                timescale=h.timescale,
-                confidence=h.confidence,
-                provenance=h.provenance,
-            )
-            for h in repository.hypotheses_of(db, event.id)
-        ],
+        hypotheses=[hypothesis_out(h) for h in repository.hypotheses_of(db, event.id)],
         decisions=decisions_for(db, event.id),
         node_changes=[
             NodeChangeOut(

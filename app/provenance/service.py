@@ -12,8 +12,7 @@ from app.audit import service as audit_service
 from app.core.auth import Principal
 from app.core.errors import NotFound
 from app.events import repository as events_repository
-from app.events.schemas import HypothesisOut
-from app.events.service import decision_out
+from app.events.service import decision_out, hypothesis_out
 from app.ledger.user_service import node_out
 from app.models import (
     AgentSession,
@@ -100,17 +99,7 @@ def node_lineage(db: Session, principal: Principal, node_id: uuid.UUID) -> NodeL
             for row in lineage
         ],
         hypotheses=[
-            HypothesisOut(
-                id=h.id,
-                claim=h.claim,
-                subject=h.subject,
-                value=h.value,
-                direction=h.direction,
-                scope=h.scope,
-                timescale=h.timescale,
-                confidence=h.confidence,
-                provenance=h.provenance,
-            )
+            hypothesis_out(h)
             for h in db.scalars(select(HypothesisRow).where(HypothesisRow.id.in_(hypothesis_ids)))
         ],
         decisions=[

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 import uuid
 
 from celery import Task
 
 from app.audit import service
-from app.core.db import session_scope
 from workers.celery_app import celery_app
-
-log = logging.getLogger(__name__)
+from workers.retrying import run_or_retry
 
 MAX_RETRIES = 3
 
@@ -21,13 +18,11 @@ MAX_RETRIES = 3
 )
 def audit(self: Task, audit_id: str) -> None:  # type: ignore[type-arg,unused-ignore]
     """Run one audit. Safe to run twice: a finished audit is left alone."""
-    try:
-        with session_scope() as db:
-            service.run_audit(db, uuid.UUID(audit_id))
-    except Exception as exc:
-        if self.request.retries >= MAX_RETRIES:
-            log.exception("giving up on audit %s", audit_id)
-            with session_scope() as db:
-                service.mark_failed(db, uuid.UUID(audit_id), "decoder_error")
-            return
-        raise self.retry(exc=exc, countdown=min(2**self.request.retries, 30)) from exc
+    audit_uuid = uuid.UUID(audit_id)
+    run_or_retry(
+        self,
+        lambda db: service.run_audit(db, audit_uuid),
+        lambda db: service.mark_failed(db, audit_uuid, "decoder_error"),
+        what=f"audit {audit_id}",
+        max_retries=MAX_RETRIES,
+    )
