@@ -48,8 +48,13 @@ class Settings(BaseSettings):
     # The operator's tool policy for POST /v1/check-call (unset: the versioned default).
     tool_policy_path: Path | None = None
     # learned: MLP heads over MiniLM, the better on held-out data (docs/models/extractor.md);
-    # deterministic: the rule-based baseline.
-    extractor: Literal["deterministic", "learned"] = "learned"
+    # deterministic: the rule-based baseline; openai_compatible: the deployment's own LLM
+    # over an OpenAI-compatible server (vLLM, Ollama, …) with JSON-schema output.
+    extractor: Literal["deterministic", "learned", "openai_compatible"] = "learned"
+    extractor_llm_url: str | None = None
+    extractor_llm_model: str = ""
+    extractor_llm_api_key: str | None = None
+    extractor_llm_timeout_s: float = Field(default=30.0, gt=0.0)
     # learned: the trained relation model (workers/relation); heuristic: field rules.
     relation_model: Literal["learned", "heuristic"] = "learned"
     embedder: Literal["minilm_onnx", "hashing"] = "minilm_onnx"
@@ -94,6 +99,17 @@ class Settings(BaseSettings):
             raise ValueError("CAPTURE_SECRET_KEY must be set in production")
         if self.environment == "production" and self.database_url is None:
             raise ValueError("CAPTURE_DATABASE_URL must be set in production")
+        return self
+
+    @model_validator(mode="after")
+    def _require_the_extractor_server(self) -> Settings:
+        if self.extractor == "openai_compatible" and not (
+            self.extractor_llm_url and self.extractor_llm_model
+        ):
+            raise ValueError(
+                "CAPTURE_EXTRACTOR=openai_compatible needs CAPTURE_EXTRACTOR_LLM_URL and "
+                "CAPTURE_EXTRACTOR_LLM_MODEL"
+            )
         return self
 
     @property

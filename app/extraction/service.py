@@ -23,6 +23,14 @@ def get_extractor(name: str = "deterministic") -> Extractor:
 
         learned: Extractor = load_extractor()
         return learned
+    if name == "openai_compatible":
+        from app.extraction.openai_compatible import OpenAICompatibleExtractor
+
+        # An outage of the model server falls back to the local learned extractor.
+        remote: Extractor = OpenAICompatibleExtractor.from_settings(
+            fallback=get_extractor("learned")
+        )
+        return remote
     raise ValueError(f"unknown extractor {name!r}")
 
 
