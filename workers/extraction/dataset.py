@@ -1,7 +1,8 @@
-"""Extractor training rows: one per event, [embedding ‖ origin] → field targets."""
+"""Extractor training rows: one per event, its features (`model.py`) → field targets."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,6 +12,7 @@ from app.extraction.base import EventInput
 from app.extraction.deterministic import DeterministicExtractor
 from workers.common.embedding_cache import EmbeddingCache
 from workers.common.episodes import EventRecord
+from workers.extraction.segments import split_sides
 from workers.extraction.vocab import (
     CLAIM_INDEX,
     DIRECTIONS,
@@ -21,12 +23,14 @@ from workers.extraction.vocab import (
 )
 
 _RULES = DeterministicExtractor()
+EmbedFn = Callable[[list[str]], npt.NDArray[np.float32]]
 IGNORE = -100  # target of a field on an event that carries no preference
+NO_ABSTENTION_TARGET = -1.0  # has-preference target of a row that trains the fields only
 
 
 @dataclass(frozen=True, slots=True)
 class ExtractorRows:
-    x: npt.NDArray[np.float32]  # (N, 444)
+    x: npt.NDArray[np.float32]  # (N, 1213)
     has_preference: npt.NDArray[np.float32]  # (N,)
     claim: npt.NDArray[np.int64]  # (N,) or IGNORE
     direction: npt.NDArray[np.int64]
@@ -44,13 +48,36 @@ class ExtractorRows:
 
 
 def features(
-    embeddings: npt.NDArray[np.float32], origins: list[list[float]], cues: list[list[float]]
+    embeddings: npt.NDArray[np.float32],
+    origins: list[list[float]],
+    cues: list[list[float]],
+    kept: npt.NDArray[np.float32],
+    rejected: npt.NDArray[np.float32],
 ) -> npt.NDArray[np.float32]:
-    """(N, 384) embeddings, origin one-hots and rule-reader cues → (N, 444)."""
+    """(N, 384) embeddings, origin one-hots, rule-reader cues, and the (N, 384) embeddings of
+    each text's kept and rejected sides (zeros: nothing rejected) → (N, 1213)."""
+    has_rejected = np.any(rejected != 0.0, axis=1, keepdims=True).astype(np.float32)
     return np.concatenate(
-        [embeddings, np.asarray(origins, dtype=np.float32), np.asarray(cues, dtype=np.float32)],
+        [embeddings, np.asarray(origins, dtype=np.float32), np.asarray(cues, dtype=np.float32),
+         kept, rejected, has_rejected],
         axis=1,
     ).astype(np.float32)
+
+
+def side_embeddings(
+    texts: list[str], embeddings: npt.NDArray[np.float32], embed: EmbedFn
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """(N, 384) kept-side and rejected-side embeddings of `texts` (whose own embeddings are
+    `embeddings`): only texts with a rejected side cost two more embeddings."""
+    kept = embeddings.copy()
+    rejected = np.zeros_like(embeddings)
+    sides = [split_sides(t) for t in texts]
+    split = [i for i, s in enumerate(sides) if s.has_rejected]
+    if split:
+        vectors = embed([sides[i].kept for i in split] + [sides[i].rejected for i in split])
+        kept[split] = vectors[: len(split)]
+        rejected[split] = vectors[len(split) :]
+    return kept, rejected
 
 
 def rule_cues(event: EventRecord) -> list[float]:
@@ -59,10 +86,13 @@ def rule_cues(event: EventRecord) -> list[float]:
 
 
 def build_rows(events: list[EventRecord], cache: EmbeddingCache) -> ExtractorRows:
+    texts = [e.text for e in events]
+    embeddings = cache.embed(texts)
     x = features(
-        cache.embed([e.text for e in events]),
+        embeddings,
         [origin_one_hot(e.origin) for e in events],
         [rule_cues(e) for e in events],
+        *side_embeddings(texts, embeddings, cache.embed),
     )
     n = len(events)
     has = np.zeros(n, dtype=np.float32)

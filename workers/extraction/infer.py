@@ -1,7 +1,11 @@
 """The learned extractor at run time: numpy only (no torch on the write path's stage ②).
 
-    text → [MiniLM (cached, shared with the gate) ‖ origin ‖ rule-reader cues]
+    text → [MiniLM (cached, shared with the gate) ‖ origin ‖ rule-reader cues
+            ‖ MiniLM of the kept side ‖ of the rejected side ‖ rejected?]
          → trunk → heads → Hypothesis | abstain
+
+A text that names a replaced value ("X instead of Y", "moving from Y to X") is split into its
+kept and rejected sides (`segments.py`); the two sides are embedded in one more batched call.
 
 Protected attributes are refused twice: an event whose text touches a protected category is
 not read at all, and the Hypothesis schema refuses any claim that would persist one.
@@ -29,9 +33,11 @@ from app.extraction.schemas import (
 from app.extraction.taxonomy import DIMENSIONS
 from workers.common import npmlp
 from workers.common.weights import digest, load_npz
+from workers.extraction.segments import split_sides
 from workers.extraction.vocab import (
     CLAIMS,
     DIRECTIONS,
+    INPUT_PARTS,
     SCOPES,
     TIMESCALES,
     cue_features,
@@ -55,15 +61,29 @@ class ExtractorHeads:
         self.meta = meta
         threshold = meta.get("abstain_threshold", 0.5)
         self.threshold = float(threshold) if isinstance(threshold, int | float) else 0.5
+        # Weights from before the kept/rejected sides (model version 1) still load.
+        self.legacy = "side.weight" not in arrays
 
     def forward(self, x: Array) -> dict[str, Array]:
-        """x (N, 444) → has_preference (N,) probabilities and per-field (N, n) probabilities."""
-        z = npmlp.relu(npmlp.linear(self.arrays, "trunk1", x))  # (N, H)
+        """x (N, 1213) → has_preference (N,) probabilities and per-field (N, n) probabilities."""
+        base, kept, rejected, has_rejected = (x[:, part] for part in INPUT_PARTS)
+        z = npmlp.relu(npmlp.linear(self.arrays, "trunk1", base))  # (N, H)
         z = npmlp.relu(npmlp.linear(self.arrays, "trunk2", z))  # (N, H)
-        out = {
-            name: npmlp.softmax(npmlp.linear(self.arrays, f"heads.{name}", z))
-            for name in ("claim", "direction", "scope", "timescale")
+        logits = {
+            name: npmlp.linear(self.arrays, f"heads.{name}", z)
+            for name in ("direction", "scope", "timescale")
         }
+        if self.legacy:  # version-1 weights: the claim from the trunk alone
+            logits["claim"] = npmlp.linear(self.arrays, "heads.claim", z)
+        else:
+            sides = [npmlp.relu(npmlp.linear(self.arrays, "side", s)) for s in (kept, rejected)]
+            claim_in = np.concatenate([z, *sides, has_rejected], axis=1)  # (N, H + 2S + 1)
+            logits["claim"] = (
+                npmlp.linear(self.arrays, "heads.claim", claim_in)
+                + npmlp.linear(self.arrays, "probe_kept", kept)
+                + npmlp.linear(self.arrays, "probe_rejected", rejected)
+            )
+        out = {name: npmlp.softmax(value) for name, value in logits.items()}
         out["has_preference"] = npmlp.sigmoid(
             npmlp.linear(self.arrays, "has_preference", z)[:, 0]
         )
@@ -127,20 +147,32 @@ class LearnedExtractor:
             return self._abstain("empty")
         if protected_category(text) is not None:
             return self._abstain("protected_attribute")
-        embedding = (self._embedder or get_embedder()).embed([text])  # (1, 384)
+        sides = split_sides(text)
+        embedder = self._embedder or get_embedder()
+        if sides.has_rejected:
+            # (3, 384): the text, its kept side, its rejected side, in one batch.
+            embedding, kept, rejected = np.split(
+                embedder.embed([text, sides.kept, sides.rejected]), 3
+            )
+        else:
+            embedding = embedder.embed([text])  # (1, 384)
+            kept, rejected = embedding, np.zeros_like(embedding)
         cues = cue_features(self._rules.extract(event).hypotheses)
         x = np.concatenate(
             [
                 embedding,
                 np.asarray([origin_one_hot(event.origin)], dtype=np.float32),
                 np.asarray([cues], dtype=np.float32),
+                kept,
+                rejected,
+                np.asarray([[1.0 if sides.has_rejected else 0.0]], dtype=np.float32),
             ],
             axis=1,
-        ).astype(np.float32)  # (1, 444)
+        ).astype(np.float32)  # (1, 1213)
         return self.extract_from_probabilities(self.heads.forward(x), 0, event)
 
     def extract_rows(self, events: list[EventInput], x: Array) -> list[Extraction]:
-        """Batch form of `extract` over precomputed features x (N, 444) (training, scoring)."""
+        """Batch form of `extract` over precomputed features x (N, 1213) (training, scoring)."""
         probs = self.heads.forward(x)
         out = []
         for row, event in enumerate(events):

@@ -1,8 +1,10 @@
-"""Held-out extraction metrics: abstention F1 and per-field accuracy on preference events."""
+"""Held-out extraction metrics: abstention F1, per-field accuracy on preference events, and
+how revisions (genuine changepoints) are read."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from app.extraction.base import EventInput, Extractor
 from app.extraction.schemas import Hypothesis
@@ -18,20 +20,48 @@ def _best(hypotheses: Sequence[Hypothesis], event: EventRecord) -> Hypothesis | 
     return max(pool, key=lambda h: h.confidence)
 
 
+def previous_value(state_before: Mapping[str, Any], event: EventRecord) -> str | None:
+    """The value the event's (dimension, scope) held before it, from the oracle state."""
+    if event.scope == "global":
+        slot = state_before.get("global") or {}
+    else:
+        slot = (state_before.get("scoped") or {}).get(event.scope) or {}
+    value = slot.get(event.dimension) if isinstance(slot, Mapping) else None
+    return None if value is None else str(value)
+
+
+def is_revision(event: EventRecord) -> bool:
+    """A genuine changepoint: the user really changed a preference (not an attack)."""
+    changepoint = bool(event.oracle.get("changepoint"))
+    return changepoint and not event.attack and event.dimension is not None
+
+
 def _f1(tp: int, fp: int, fn: int) -> float:
     return 0.0 if tp == 0 else 2 * tp / (2 * tp + fp + fn)
 
 
 def score_extractor(extractor: Extractor, events: Sequence[EventRecord]) -> dict[str, float]:
     """Abstention F1 (positive = abstain), preference F1, (dimension, value) found rate over
-    preference events, and per-field accuracy where the dimension was found."""
+    preference events, per-field accuracy where the dimension was found, and over revisions
+    (genuine changepoints) the share read with exactly the labelled (dimension, value) and the
+    share read as the value being replaced. `events` are in episode order (`events_of`)."""
     tp = fp = fn = 0  # preference detection
+    revisions = revision_right = revision_replaced = 0
+    state: dict[str, Mapping[str, Any]] = {}  # episode → oracle state after its last event
     found = 0
     fields = {"dimension": 0, "value": 0, "direction": 0, "scope": 0, "timescale": 0}
     on_dimension = 0
     preference_events = 0
     for event in events:
         extraction = extractor.extract(EventInput(event.text, event.origin, event.occurred_at))
+        state_before = state.get(event.episode_id, {})
+        state[event.episode_id] = event.oracle.get("state_after") or state_before
+        if is_revision(event):
+            revisions += 1
+            emitted = {(h.subject, h.value) for h in extraction.hypotheses}
+            revision_right += (event.dimension, event.value) in emitted
+            previous = previous_value(state_before, event)
+            revision_replaced += previous is not None and (event.dimension, previous) in emitted
         has = event.dimension is not None
         fired = bool(extraction.hypotheses)
         tp += has and fired
@@ -64,6 +94,11 @@ def score_extractor(extractor: Extractor, events: Sequence[EventRecord]) -> dict
         "abstention_f1": _f1(tn, fn, fp),
         "dimension_value_found": found / max(1, preference_events),
         "dimension_accuracy": fields["dimension"] / max(1, preference_events),
+        "revision_events": float(revisions),
+        # Genuine changepoints read with exactly the labelled (dimension, value).
+        "revision_value_accuracy": revision_right / max(1, revisions),
+        # ... and read as the value being replaced (the error a pooled embedding invites).
+        "revision_replaced_value_rate": revision_replaced / max(1, revisions),
     }
     for name in ("value", "direction", "scope", "timescale"):
         out[f"{name}_accuracy_given_dimension"] = fields[name] / max(1, on_dimension)

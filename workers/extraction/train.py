@@ -1,7 +1,7 @@
 """Train the extractor: `capture train extractor --out PATH` or `main(ExtractorTrainConfig(...))`.
 
 Train split only; the abstention threshold is chosen on dev; test is scored for the model
-card only. Seeded and reproducible on CPU (about a minute on 2 cores, embeddings cached).
+card only. Seeded and reproducible on CPU (minutes on 2 cores, embeddings cached).
 """
 
 from __future__ import annotations
@@ -23,12 +23,13 @@ from workers.common.embedding_cache import EmbeddingCache
 from workers.common.episodes import ensure_bench_data, events_of, load_split
 from workers.common.progress import configure, log, seed_everything
 from workers.common.weights import save_npz
-from workers.extraction.dataset import IGNORE, ExtractorRows, build_rows
+from workers.extraction.augment import compose_revisions
+from workers.extraction.dataset import IGNORE, NO_ABSTENTION_TARGET, ExtractorRows, build_rows
 from workers.extraction.infer import WEIGHTS, ExtractorHeads, LearnedExtractor
 from workers.extraction.metrics import score_extractor
 from workers.extraction.model import ExtractorModelConfig, ExtractorNet, export
 
-MODEL_VERSION = "1"
+MODEL_VERSION = "2"
 
 
 @dataclass(slots=True)
@@ -44,6 +45,8 @@ class ExtractorTrainConfig:
     weight_decay: float = 1e-4
     # Weight of the has-preference (abstention) loss beside the field losses (paper: ω_abs).
     abstention_weight: float = 1.0
+    # Two-value revisions composed from the train split (`augment.py`) added to training.
+    augmented_revisions: int = 3000
     model: ExtractorModelConfig = field(default_factory=ExtractorModelConfig)
     threads: int = 2
     # Episodes per track and split (None: all); a tiny slice for tests.
@@ -80,7 +83,10 @@ def fit(rows: ExtractorRows, cfg: ExtractorTrainConfig) -> ExtractorNet:
         for start in range(0, n, cfg.batch_size):
             idx = order[start : start + cfg.batch_size]
             out = net(data["x"][idx])
-            loss = cfg.abstention_weight * bce(out["has_preference"], data["has_preference"][idx])
+            # Composed revisions (target −1) teach the claim only, not whether text holds one.
+            target = data["has_preference"][idx]
+            read = target >= 0
+            loss = cfg.abstention_weight * bce(out["has_preference"][read], target[read])
             if bool((data["claim"][idx] != IGNORE).any()):
                 for name in ("claim", "direction", "scope", "timescale"):
                     loss = loss + ce(out[name], data[name][idx])
@@ -100,7 +106,7 @@ def choose_threshold(heads: ExtractorHeads, rows: ExtractorRows) -> float:
     p = heads.forward(rows.x)["has_preference"]
     truth = rows.has_preference > 0.5
     best, best_f1 = 0.5, -1.0
-    for threshold in (*np.linspace(0.05, 0.95, 91), 0.97, 0.98, 0.99, 0.995):
+    for threshold in (*np.linspace(0.05, 0.95, 91), 0.97, 0.98, 0.99, 0.995, 0.998, 0.999, 0.9995):
         fired = p >= threshold
         tp = float(np.sum(fired & truth))
         fp = float(np.sum(fired & ~truth))
@@ -108,7 +114,7 @@ def choose_threshold(heads: ExtractorHeads, rows: ExtractorRows) -> float:
         f1 = 0.0 if tp == 0 else 2 * tp / (2 * tp + fp + fn)
         if f1 > best_f1 + 1e-9:
             best, best_f1 = float(threshold), f1
-    return round(best, 3)
+    return round(best, 4)
 
 
 def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
@@ -121,8 +127,12 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
     cache = EmbeddingCache(cfg.cache, get_embedder(cfg.embedder) if cfg.embedder else None)
     train_events = events_of(load_split(data_dir, "train", cfg.limit))
     dev_events = events_of(load_split(data_dir, "dev", cfg.limit))
-    log.info("extractor: %d train events, %d dev events", len(train_events), len(dev_events))
-    net = fit(build_rows(train_events, cache), cfg)
+    augmented = compose_revisions(train_events, cfg.augmented_revisions, cfg.seed)
+    log.info("extractor: %d train events (+%d composed revisions), %d dev events",
+             len(train_events), len(augmented), len(dev_events))
+    rows = build_rows(train_events + augmented, cache)
+    rows.has_preference[len(train_events) :] = NO_ABSTENTION_TARGET
+    net = fit(rows, cfg)
     arrays = export(net)
     meta: dict[str, Any] = {
         "model_version": MODEL_VERSION,
@@ -138,6 +148,7 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
     metrics: dict[str, Any] = {"train_seconds": round(time.monotonic() - started, 1)}
     for split in cfg.report_splits:
         events = events_of(load_split(data_dir, split, cfg.limit))  # type: ignore[arg-type]
+        build_rows(events, cache)  # embeds every text and side once, in batches
         metrics[split] = {
             "learned": score_extractor(learned, events),
             "deterministic": score_extractor(DeterministicExtractor(), events),

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from app.extraction.schemas import GLOBAL_SCOPE, Direction, Hypothesis, Origin, Timescale
 from app.extraction.taxonomy import DIMENSIONS, SCOPE_DOMAINS_BY_NAME
+from app.models.base import EMBEDDING_DIM
 
 # One class per (dimension, value): the value names a dimension, so the two never disagree.
 CLAIMS: tuple[tuple[str, str], ...] = tuple((d.name, v.name) for d in DIMENSIONS for v in d.values)
@@ -46,3 +47,14 @@ def cue_features(hypotheses: Sequence[Hypothesis]) -> list[float]:
 
 
 CUE_FEATURES = len(CLAIMS) + 1
+
+# The feature row's layout (`model.py`): base = [MiniLM ‖ origin ‖ cues], then the kept side's
+# and the rejected side's embeddings and a rejected-side flag.
+BASE_DIM = EMBEDDING_DIM + len(ORIGINS) + CUE_FEATURES  # 444
+INPUT_DIM = BASE_DIM + 2 * EMBEDDING_DIM + 1  # 1213
+INPUT_PARTS: tuple[slice, slice, slice, slice] = (
+    slice(0, BASE_DIM),
+    slice(BASE_DIM, BASE_DIM + EMBEDDING_DIM),
+    slice(BASE_DIM + EMBEDDING_DIM, BASE_DIM + 2 * EMBEDDING_DIM),
+    slice(INPUT_DIM - 1, INPUT_DIM),
+)
