@@ -24,11 +24,13 @@ from app.extraction.schemas import Extraction, Hypothesis
 from workers.common.embedding_cache import EmbeddingCache
 from workers.common.episodes import Episode, EventRecord, events_of
 from workers.common.progress import log
-from workers.extraction.dataset import ExtractorRows, build_rows
+from workers.extraction.augment import compose_revisions
+from workers.extraction.dataset import NO_ABSTENTION_TARGET, ExtractorRows, build_rows
 from workers.extraction.infer import ExtractorHeads, LearnedExtractor
 from workers.extraction.model import ExtractorNet, export
 
-FitFn = Callable[[ExtractorRows, int], ExtractorNet]
+# fit_fold(rows of the training folds, fold index, the training folds' events) -> network
+FitFn = Callable[[ExtractorRows, int, list[EventRecord]], ExtractorNet]
 
 
 def family_folds(events: list[EventRecord], folds: int) -> np.ndarray:
@@ -66,7 +68,8 @@ def out_of_fold(
         held = assignment == fold
         log.info("out-of-fold extractor %d/%d: %d held-out events",
                  fold + 1, folds, int(held.sum()))
-        net = fit_fold(rows.subset(~held), fold)
+        fold_events = [e for e, h in zip(events, held, strict=True) if not h]
+        net = fit_fold(rows.subset(~held), fold, fold_events)
         heads = ExtractorHeads(export(net), {"abstain_threshold": final.heads.threshold})
         reader = _Reader(final, heads)
         index = np.flatnonzero(held)
@@ -115,12 +118,13 @@ def read_train_out_of_fold(
     work_dir: Path,
 ) -> list[Hypothesis | None]:
     """Out-of-fold readings of the train split, cached under `work_dir` by everything they
-    depend on (the extractor's version, seed, folds, epochs, the events)."""
+    depend on (the extractor's version, seed, folds, epochs, augmentation, the events)."""
     from workers.extraction import train as extraction_train
 
     events = events_of(episodes)
+    base = extraction_train.ExtractorTrainConfig(seed=seed, epochs=epochs, threads=threads)
     key = hashlib.sha256(
-        json.dumps([extractor.version, seed, folds, epochs,
+        json.dumps([extractor.version, seed, folds, epochs, base.augmented_revisions,
                     [hashlib.sha1(e.text.encode()).hexdigest() for e in events]]).encode()
     ).hexdigest()[:16]
     path = work_dir / f"oof-{key}.json"
@@ -128,10 +132,16 @@ def read_train_out_of_fold(
         raw = json.loads(path.read_text())
         return [None if h is None else Hypothesis.model_validate(h) for h in raw]
     rows = build_rows(events, cache)
-    base = extraction_train.ExtractorTrainConfig(seed=seed, epochs=epochs, threads=threads)
 
-    def fit_fold(subset: ExtractorRows, fold: int) -> ExtractorNet:
-        return extraction_train.fit(subset, replace(base, seed=seed + 1 + fold))
+    def fit_fold(subset: ExtractorRows, fold: int, fold_events: list[EventRecord]) -> ExtractorNet:
+        # As the shipped extractor is trained: plus revisions composed from these folds only.
+        fold_seed = seed + 1 + fold
+        composed = compose_revisions(fold_events, base.augmented_revisions, fold_seed)
+        if composed:
+            extra = build_rows(composed, cache)
+            extra.has_preference[:] = NO_ABSTENTION_TARGET
+            subset = subset.extended(extra)
+        return extraction_train.fit(subset, replace(base, seed=fold_seed))
 
     hypotheses = first_hypotheses(out_of_fold(events, rows, extractor, folds, fit_fold))
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -46,6 +46,17 @@ class ExtractorRows:
             self.scope[mask], self.timescale[mask],
         )
 
+    def extended(self, more: ExtractorRows) -> ExtractorRows:
+        """These rows followed by `more`."""
+        return ExtractorRows(
+            np.concatenate([self.x, more.x]),
+            np.concatenate([self.has_preference, more.has_preference]),
+            np.concatenate([self.claim, more.claim]),
+            np.concatenate([self.direction, more.direction]),
+            np.concatenate([self.scope, more.scope]),
+            np.concatenate([self.timescale, more.timescale]),
+        )
+
 
 def features(
     embeddings: npt.NDArray[np.float32],
