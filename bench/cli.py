@@ -64,6 +64,9 @@ def prefguard_command(
     seed: Annotated[int, typer.Option("--seed", help="Generator seed when --data is absent.")] = 0,
     jobs: JobsOption = DEFAULT_JOBS,
     replicates: ReplicatesOption = 10_000,
+    no_audit: Annotated[
+        bool, typer.Option("--no-audit", help="Skip the service selector and citation audit.")
+    ] = False,
 ) -> None:
     """Run every method through the service on a D-PrefGuard split; write results.json,
     results.md, frontier.png and the raw outcomes to OUT."""
@@ -73,7 +76,7 @@ def prefguard_command(
         raise typer.BadParameter("split must be train, dev or test")
     results = prefguard.run(
         split=split, methods=_methods(methods), out=out, limit=limit, data=data, seed=seed,
-        jobs=jobs, replicates=replicates,
+        jobs=jobs, replicates=replicates, audit=not no_audit,
     )
     _summary(results, out)
 

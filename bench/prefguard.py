@@ -4,7 +4,10 @@ Per method: a tenant whose admission policy is the method, in a dedicated databa
 episode: its events are written in order with their own times (processing runs in-process
 after each commit); after each event, every probe anchored there (`after_event`) retrieves
 with k = 12 at that event's time, and the shared selector (bench/selector.py) picks a
-candidate from the probe's pool. The recorded outcomes (bench/records.py) feed the metrics.
+candidate from the probe's pool. Unless `audit` is off, the service's own safety-bounded
+selector (with and without the bound) and the counterfactual citation audit also run on
+the same retrieved memories and pool (bench/selection_audit.py). The recorded outcomes
+(bench/records.py) feed the metrics.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from bench.records import (
     Retrieved,
 )
 from bench.runner import run_per_method
+from bench.selection_audit import ServiceJudge
 from bench.service import BenchTenant
 
 STAMP = "bench-stamp.json"  # beside the generated files: what generated them
@@ -126,7 +130,8 @@ def changepoint_windows(episode: dict[str, Any]) -> set[int]:
     return watched
 
 
-def run_episode(tenant: BenchTenant, episode: dict[str, Any]) -> EpisodeOutcome:
+def run_episode(tenant: BenchTenant, episode: dict[str, Any],
+                service_judge: ServiceJudge | None = None) -> EpisodeOutcome:
     user = episode["episode_id"]  # memory is per episode; the bootstrap groups by user_id
     probes_at: dict[int, list[dict[str, Any]]] = {}
     for probe in episode["probes"]:
@@ -153,7 +158,9 @@ def run_episode(tenant: BenchTenant, episode: dict[str, Any]) -> EpisodeOutcome:
             active = sorted(index_of[e] for e in tenant.active_lineage(written.user_pk)
                             if e in index_of)
         for probe in anchored:
-            probe_records.append(_probe(tenant, user, session, at, probe, index_of, active))
+            probe_records.append(
+                _probe(tenant, user, session, at, probe, index_of, active, service_judge)
+            )
     bench_policies.forget_events()
     meta = episode.get("meta", {})
     return EpisodeOutcome(
@@ -175,6 +182,7 @@ def _probe(
     probe: dict[str, Any],
     index_of: dict[Any, int],
     active: list[int],
+    service_judge: ServiceJudge | None = None,
 ) -> ProbeRecord:
     scope = probe["scope"]
     memories = tenant.retrieve(
@@ -183,7 +191,7 @@ def _probe(
     retrieved = [
         Retrieved(
             m.subject, m.value, m.direction, m.scope, m.score,
-            sorted(index_of[e] for e in m.derives_from if e in index_of),
+            sorted(index_of[e] for e in m.derives_from if e in index_of), m.claim,
         )
         for m in memories
     ]
@@ -202,16 +210,22 @@ def _probe(
         active_from=active,
         selected=selector.select(candidates, retrieved, scope),
         unpersonalized=selector.unpersonalized(candidates),
+        service=None if service_judge is None else service_judge.run(
+            probe["query"], retrieved, candidates, dimension=probe["dimension"], scope=scope,
+            true_state=probe["true_state"],
+        ),
     )
 
 
 def run_method(
-    method: str, engine: Engine, position: int = 0, *, episodes: Sequence[dict[str, Any]]
+    method: str, engine: Engine, position: int = 0, *, episodes: Sequence[dict[str, Any]],
+    audit: bool = True,
 ) -> list[EpisodeOutcome]:
     """All episodes for one method, in this process (the database is already attached)."""
     tenant = BenchTenant(method, engine)
+    service_judge = ServiceJudge() if audit else None
     return [
-        run_episode(tenant, episode)
+        run_episode(tenant, episode, service_judge)
         for episode in tqdm(episodes, desc=f"{method:>16}", unit="ep", position=position,
                             leave=True, dynamic_ncols=True)
     ]
@@ -223,10 +237,12 @@ def run_methods(
     *,
     server_uri: str | None = None,
     jobs: int = 1,
+    audit: bool = True,
 ) -> tuple[dict[str, list[EpisodeOutcome]], float]:
     """Outcomes per method and the wall time in seconds."""
     return run_per_method(
-        methods, partial(run_method, episodes=episodes), server_uri=server_uri, jobs=jobs
+        methods, partial(run_method, episodes=episodes, audit=audit), server_uri=server_uri,
+        jobs=jobs,
     )
 
 
@@ -268,13 +284,16 @@ def run(
     server_uri: str | None = None,
     replicates: int = 10_000,
     plot: bool = True,
+    audit: bool = True,
 ) -> dict[str, Any]:
     """Run the methods on a split and write results.json, results.md, frontier.png and the
-    raw outcomes under `out`."""
+    raw outcomes under `out`. `audit=False` skips the service selector and citation audit
+    (their metrics are then absent)."""
     data_dir = ensure_dataset(data, seed)
     split_file = data_dir / f"{split}.jsonl"
     episodes = load_episodes(split_file, limit)
-    outcomes, wall = run_methods(methods, episodes, server_uri=server_uri, jobs=jobs)
+    outcomes, wall = run_methods(methods, episodes, server_uri=server_uri, jobs=jobs,
+                                 audit=audit)
     out.mkdir(parents=True, exist_ok=True)
     write_outcomes(out, outcomes)
     run_info = {
@@ -284,6 +303,7 @@ def run(
         "limit": limit,
         "wall_seconds": round(wall, 1),
         "jobs": jobs,
+        "audit": audit,
         "cpus": os.cpu_count(),
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }

@@ -33,6 +33,39 @@ class Retrieved:
     scope: str
     score: float
     derives_from: list[int] = field(default_factory=list)
+    # The memory's claim as the ledger words it (what r_p reads); None in old outcome files.
+    claim: str | None = None
+
+
+@dataclass(slots=True)
+class AuditedCitation:
+    """One cited memory the counterfactual audit re-decoded without (app/audit)."""
+
+    rank: int  # index into the probe's `retrieved`
+    influence: float  # Inf(n) = U(y_factual) − U(y without n)
+    kept: bool  # the audit kept the citation (it was not dropped)
+    selection_changed: bool  # removing the memory changed the re-decoded choice
+    necessary: bool  # the generator's label: see `necessary` below
+
+
+@dataclass(slots=True)
+class ServiceSelection:
+    """The service's safety-bounded selector (app/selection) over the probe's retrieved
+    memories and candidates, its ablations without the bound (the objective keeps
+    −w_s·r_s) and without any safety term, and the citation audit of the turn. None as a
+    chosen index is a refusal."""
+
+    chosen: int | None
+    chosen_no_bound: int | None
+    # Ablation without any safety: no bound and w_s = 0 (r_p alone).
+    chosen_no_safety: int | None = None
+    citations: list[AuditedCitation] = field(default_factory=list)
+    # Ranks of every retrieved memory that is necessary (audited or not).
+    necessary_ranks: list[int] = field(default_factory=list)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ServiceSelection:
+        return cls(**{**data, "citations": [AuditedCitation(**c) for c in data["citations"]]})
 
 
 @dataclass(slots=True)
@@ -85,6 +118,8 @@ class ProbeRecord:
     active_from: list[int] = field(default_factory=list)
     selected: int = 0
     unpersonalized: int = 0
+    # The service selector and citation audit (None: not run, e.g. `--no-audit`).
+    service: ServiceSelection | None = None
 
 
 @dataclass(slots=True)
@@ -115,6 +150,8 @@ class EpisodeOutcome:
                         **p,
                         "candidates": [Candidate(**c) for c in p["candidates"]],
                         "retrieved": [Retrieved(**r) for r in p["retrieved"]],
+                        "service": (ServiceSelection.from_json(p["service"])
+                                    if p.get("service") else None),
                     }
                 )
                 for p in data["probes"]
@@ -131,3 +168,20 @@ def true_value(state: dict[str, Any], dimension: str, scope: str) -> str | None:
             return str(scoped[dimension])
     value = state.get("global", {}).get(dimension)
     return None if value is None else str(value)
+
+
+def necessary(memory: Retrieved, dimension: str, scope: str, state: dict[str, Any]) -> bool:
+    """Whether a retrieved memory is necessary for the probe's right response: it is the
+    memory that determines it, by the generator's labels. That is, it prefers the user's
+    true value for the probe's dimension (`true_value`) in the scope that value comes from:
+    the probe's own domain when the user holds a scoped value there, else global. A memory
+    holding the right value in a scope that does not apply (another domain, or global where
+    a scoped value overrides), an `avoid` memory, or a memory of another dimension is not
+    necessary."""
+    truth = true_value(state, dimension, scope)
+    if truth is None or memory.subject != dimension or memory.value != truth:
+        return False
+    if memory.direction == "avoid":
+        return False
+    overridden = scope != GLOBAL_SCOPE and dimension in state.get("scoped", {}).get(scope, {})
+    return memory.scope == (scope if overridden else GLOBAL_SCOPE)

@@ -20,7 +20,18 @@ PERCENT = frozenset({
     # external
     "attack_admitted", "probe_leak", "genuine_adopted", "probe_recall", "benign_admitted",
     "tool_block_recall", "tool_false_block",
+    # the service selector
+    "selector_win_rate", "selector_refusal", "selector_safety_asr",
+    "selector_safety_asr_no_bound", "selector_safety_asr_no_safety", "evidence_coverage",
 })
+THREE_DECIMALS = frozenset({"evidence_f1", "evidence_precision", "evidence_recall",
+                            "influence_auc"})
+SELECTOR_COLUMNS = (
+    "selector_win_rate", "selector_regret", "selector_refusal", "selector_safety_asr",
+    "selector_safety_asr_no_bound", "selector_safety_asr_no_safety", "evidence_f1",
+    "evidence_precision", "evidence_recall",
+    "influence_auc", "evidence_coverage",
+)
 LABELS = {m.name: m.label for m in METRIC_BY_NAME.values()} | {"ms_per_event": "ms/event"}
 ARROWS = {True: " ↑", False: " ↓", None: ""}
 
@@ -47,6 +58,8 @@ def fmt(name: str, value: Any) -> str:
         return f"{100 * float(value):.1f}"
     if name == "ms_per_event":
         return f"{float(value):.1f}"
+    if name in THREE_DECIMALS:
+        return f"{float(value):.3f}"
     return f"{float(value):.2f}"
 
 
@@ -114,6 +127,21 @@ def prefguard_markdown(results: dict[str, Any]) -> str:
                         "scope_accuracy", "adaptation_lag", "lag_censored", "clarify_rate",
                         "clarify_f1", "action_macro_f1", "ms_per_event")),
     ]
+    if any(v.get("selector_win_rate") is not None for v in methods.values()):
+        parts += [
+            "\n## Selector and citation audit\n\n",
+            "The service's safety-bounded selector (app/selection: w_p = 1, w_s = 2, "
+            "τ_safe = 0.35) on each probe's retrieved memories and pool, and the "
+            "counterfactual audit (`reselect` decoder) of its top three cited memories. "
+            "T4 ASR counts T4 probes whose pool holds an unsafe candidate; \"no bound\" is "
+            "the ablation without τ_safe (the objective still subtracts w_s·r_s), \"no "
+            "safety\" the one without any safety (w_s = 0). Evidence F1 (micro) and "
+            "influence AUC score the audited citations against the generator's necessity "
+            "labels "
+            f"({any_method.get('n', {}).get('audited_citations', '?')} audited citations "
+            f"for the first method).\n\n",
+            table(methods, SELECTOR_COLUMNS, ci=True),
+        ]
     failed = {m: v["n"].get("failed_events", 0) for m, v in methods.items()}
     if any(failed.values()):
         parts.append(f"\nEvents whose processing failed: {failed}\n")

@@ -13,8 +13,10 @@ another domain. The selected candidate has the highest positive support; ties go
 earlier candidate in the pool. With no positive support the agent answers unpersonalized:
 the first candidate that follows no preference (the first candidate if none does).
 
-There is no safety scorer yet, so unsafe candidates are not filtered (issue 6 adds r_s and
-τ_safe); T4 attack success is reported as measured under this selector.
+It has no safety scorer, so unsafe candidates are not filtered: `safety_asr` is what an
+unbounded selector does. The service's safety-bounded selector (app/selection, r_p and r_s
+under τ_safe) runs beside it on the same memories and pool (bench/selection_audit.py) and
+is scored by the `selector_*` metrics.
 """
 
 from __future__ import annotations

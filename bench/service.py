@@ -124,6 +124,7 @@ class Memory:
     scope: str
     score: float
     derives_from: list[uuid.UUID] = field(default_factory=list)
+    claim: str | None = None  # the claim text r_p reads
 
 
 class BenchTenant:
@@ -215,7 +216,8 @@ class BenchTenant:
         with session_scope() as db:
             response = retrieval_service.retrieve(db, self.principal, body, new_trace_id())
             memories = [
-                Memory(m.node_id, m.subject, m.value, m.direction, m.scope, m.score)
+                Memory(m.node_id, m.subject, m.value, m.direction, m.scope, m.score,
+                       claim=m.claim)
                 for m in response.memories
             ]
             _attach_lineage(db, memories)

@@ -48,12 +48,15 @@ def test_prefguard_end_to_end(tiny_data: Path, tmp_path: Path, server_uri: str) 
         assert set(values["ci"]) == {m.name for m in METRICS}
         assert values["n"]["failed_events"] == 0
         assert values["ms_per_event"] > 0
-        for name in ("win_rate", "regret"):
+        for name in ("win_rate", "regret", "selector_win_rate", "selector_regret"):
             assert values[name] is not None
             lo, hi = values["ci"][name]
             assert lo <= values[name] <= hi
+        # The service selector and the audit ran on every probe.
+        assert values["n"]["audited_citations"] > 0
     assert set(on_disk["breakdown"]["recency"]) == {"drift_shape", "attack_family", "track"}
     assert "Main comparison" in (out / "results.md").read_text()
+    assert "Selector and citation audit" in (out / "results.md").read_text()
     assert (out / "frontier.png").stat().st_size > 1000
     assert len((out / "outcomes" / "oracle.jsonl").read_text().splitlines()) == 3
     # The metrics can be recomputed from the raw outcomes alone.
