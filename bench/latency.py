@@ -72,7 +72,12 @@ def run(out: Path, nodes: int = 100_000, writes: int = 400, queries: int = 300,
     with core_db.session_scope() as db:
         tenant = get_or_create_tenant(db, "latency")
     principal = Principal(tenant_id=tenant.id, key_id=uuid.uuid4(), role=Role.admin)
-    results: dict[str, Any] = {"machine_cores": os.cpu_count(), "nodes": nodes}
+    results: dict[str, Any] = {
+        "machine_cores": os.cpu_count(),
+        "nodes": nodes,
+        "admission_policy": get_settings().admission_policy,  # the write path's gate
+        "extractor": get_settings().extractor,
+    }
 
     # Write path: each event stored, then processed in-process after commit.
     start = datetime(2026, 1, 1, tzinfo=UTC)
@@ -152,4 +157,6 @@ def _markdown(r: dict[str, Any]) -> str:
         f"| retrieval p95, {r['nodes']:,} active nodes | {r['retrieval_ms_p95']:.1f} ms "
         "| ≤ 25 ms |\n"
         f"| HNSW build after bulk load | {r['index_build_s']:.1f} s | |\n"
+        f"\nWrite path through admission policy `{r.get('admission_policy')}` and the "
+        f"`{r.get('extractor')}` extractor.\n"
     )
