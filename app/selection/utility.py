@@ -4,10 +4,14 @@ A small model over frozen sentence embeddings (numpy at inference; trained with 
 `capture train utility`, see workers/selection/train.py). For each memory m and candidate c:
 
     value evidence  log p(m.value | c, m.subject) + log |values|   (0 = no evidence)
-                    a softmax over the subject's values v of
-                    t · cos(P c, P phrase(v)) + θ[subject, v] · style(c)
+                    a softmax over the subject's values v, and a "none" slot, of
+                    t · cos(P c, P phrase(v)) + w_δ · (P c)·δ[subject, v] + θ[subject, v] · style(c)
                     phrase(v): the value's claim plus its description (descriptions.py)
-    claim match     cos(P c, P claim(m))
+                    δ: how a train-split candidate following v differs from its family's
+                       mean (one situation written once per value), averaged over families
+                    none: ν[subject] · style(c) + ν₀[subject] ("follows none of them")
+    claim match     cos(P c, P claim(m)), only for a memory the taxonomy does not know (a
+                    known memory's claim is in its phrase; the raw cosine is topical)
     relevance       softmax over memories (and a "none" slot) of
                     a_prompt·cos(prompt, claim) + a_aff·max_v cos(P prompt, P phrase(v))
                     + a_scope·[scoped]·cos(prompt, scope label) + a_scoped·[scoped]
@@ -15,10 +19,13 @@ A small model over frozen sentence embeddings (numpy at inference; trained with 
     u(c) = b + Σ_m relevance_m · sign(m) · (w_value·value evidence + w_claim·claim match)
     r_p(c) = σ(u(c))
 
-P = I + U Vᵀ is a learned low-rank correction of the embedding space; style(c) are the
-surface statistics of app/selection/style.py (length, lists, tables, units, dates, …) and θ
-their learned weight per taxonomy value; sign is +1 for a `prefer` memory, −1 for `avoid`.
-With no memory r_p is σ(b) for every candidate.
+Every term a known memory contributes is contrastive within its dimension: it measures that
+c follows this value rather than another one (or none), never that c is on the claim's topic.
+P = I + U Vᵀ is an optional low-rank correction of the embedding space (rank 0, the identity,
+as shipped: learned on two train families per dimension it fitted their topics); style(c)
+are the surface statistics of app/selection/style.py (length, lists, tables, units, dates,
+…) and θ their learned weight per taxonomy value; sign is +1 for a `prefer` memory, −1 for
+`avoid`. With no memory r_p is σ(b) for every candidate.
 """
 
 from __future__ import annotations
@@ -54,6 +61,7 @@ PARAM_NAMES: tuple[str, ...] = (
     "rel_scope",
     "rel_scoped",
     "null_logit",
+    "w_offset",
 )
 # Most values any taxonomy dimension has (code_language: 5).
 MAX_VALUES = max(len(d.values) for d in DIMENSIONS_BY_NAME.values())
@@ -68,17 +76,25 @@ class UtilityWeights:
     proj_v: Array  # (384, rank)
     style: Array  # (len(SUBJECTS), MAX_VALUES, N_FEATURES): θ
     meta: dict[str, Any]
+    # (len(SUBJECTS), MAX_VALUES, 384): δ, each value's offset from its dimension's mean,
+    # averaged over train-split candidate families (zeros when untrained).
+    offsets: Array | None = None
+    # (len(SUBJECTS), N_FEATURES + 1): the "none of its values" slot of each dimension's
+    # softmax, a weight per style feature and a bias (None: no such slot, as untrained).
+    none_slot: Array | None = None
 
     @classmethod
-    def initial(cls, dim: int = 384, rank: int = 16,
+    def initial(cls, dim: int = 384, rank: int = 0,
                 phrase: str = "claim+description") -> UtilityWeights:
         """Untrained: plain cosine geometry, value evidence and relevance on."""
         params = dict.fromkeys(PARAM_NAMES, 0.0)
         params.update(w_value=1.0, log_value_temperature=float(np.log(10.0)), rel_prompt=5.0,
-                      rel_affinity=5.0)
+                      rel_affinity=5.0, w_offset=10.0)
         zeros = np.zeros((dim, rank), dtype=np.float32)
         style = np.zeros((len(SUBJECTS), MAX_VALUES, N_FEATURES), dtype=np.float32)
-        return cls(params, zeros, zeros.copy(), style, {"trained": False, "phrase": phrase})
+        offsets = np.zeros((len(SUBJECTS), MAX_VALUES, dim), dtype=np.float32)
+        return cls(params, zeros, zeros.copy(), style, {"trained": False, "phrase": phrase},
+                   offsets)
 
     @classmethod
     def load(cls, path: Path = WEIGHTS_PATH) -> UtilityWeights:
@@ -86,25 +102,40 @@ class UtilityWeights:
             values = data["params"].astype(np.float64)
             names = [str(n) for n in data["param_names"]]
             meta = json.loads(str(data["meta"]))
+            params = dict.fromkeys(PARAM_NAMES, 0.0)  # weights saved before a parameter existed
+            params.update({n: float(v) for n, v in zip(names, values, strict=True)})
             return cls(
-                {n: float(v) for n, v in zip(names, values, strict=True)},
+                params,
                 data["proj_u"].astype(np.float32),
                 data["proj_v"].astype(np.float32),
                 data["style"].astype(np.float32),
                 meta,
+                data["offsets"].astype(np.float32) if "offsets" in data.files else None,
+                data["none_slot"].astype(np.float32) if "none_slot" in data.files else None,
             )
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(
-            path,
-            params=np.array([self.params[n] for n in PARAM_NAMES], dtype=np.float64),
-            param_names=np.array(PARAM_NAMES),
-            proj_u=self.proj_u.astype(np.float32),
-            proj_v=self.proj_v.astype(np.float32),
-            style=self.style.astype(np.float32),
-            meta=np.array(json.dumps(self.meta, sort_keys=True)),
-        )
+        arrays: dict[str, Any] = {
+            "params": np.array([self.params[n] for n in PARAM_NAMES], dtype=np.float64),
+            "param_names": np.array(PARAM_NAMES),
+            "proj_u": self.proj_u.astype(np.float32),
+            "proj_v": self.proj_v.astype(np.float32),
+            "style": self.style.astype(np.float32),
+            "offsets": self.value_offsets(self.proj_u.shape[0]),
+            "meta": np.array(json.dumps(self.meta, sort_keys=True)),
+        }
+        if self.none_slot is not None:
+            arrays["none_slot"] = self.none_slot.astype(np.float32)
+        np.savez_compressed(path, **arrays)
+
+    def value_offsets(self, dim: int = 384) -> Array:
+        return self.offsets if self.offsets is not None else _zero_offsets(dim)
+
+
+@lru_cache(maxsize=2)
+def _zero_offsets(dim: int) -> Array:
+    return np.zeros((len(SUBJECTS), MAX_VALUES, dim), dtype=np.float32)
 
 
 @dataclass(frozen=True)
@@ -247,8 +278,13 @@ def utility_logits(w: UtilityWeights, prompt: Array, candidates: Array, style: A
     sim = np.einsum("cd,mkd->cmk", c, phrases)  # (C, M, K)
     temperature = float(np.exp(p["log_value_temperature"]))
     theta = w.style[np.maximum(f.subject_index, 0)]  # (M, K, F)
+    offsets = w.value_offsets(candidates.shape[1])[np.maximum(f.subject_index, 0)]  # (M, K, D)
     logits = np.where(f.phrase_mask[None],
-                      temperature * sim + np.einsum("cf,mkf->cmk", style, theta), -1e9)
+                      temperature * sim + p["w_offset"] * np.einsum("cd,mkd->cmk", c, offsets)
+                      + np.einsum("cf,mkf->cmk", style, theta), -1e9)
+    if w.none_slot is not None:  # "follows none of the dimension's values"
+        none = w.none_slot[np.maximum(f.subject_index, 0)]  # (M, F + 1)
+        logits = np.concatenate([logits, (style @ none[:, :-1].T + none[:, -1])[..., None]], -1)
     top = logits.max(axis=-1, keepdims=True)
     lse = np.log(np.exp(logits - top).sum(axis=-1, keepdims=True)) + top  # (C, M, 1)
     known = f.value_index >= 0
@@ -256,7 +292,10 @@ def utility_logits(w: UtilityWeights, prompt: Array, candidates: Array, style: A
     picked = np.take_along_axis(logits, index[None, :, None].repeat(c.shape[0], 0), -1)
     n_values = np.maximum(f.phrase_mask.sum(-1), 1).astype(np.float32)  # (M,)
     value_evidence = np.where(known[None], (picked - lse)[..., 0] + np.log(n_values)[None], 0.0)
-    claim_match = c @ claims.T  # (C, M)
+    # A known memory is read only through its value evidence, which is contrastive within the
+    # dimension; the raw claim cosine is topical (a code sample is far from any sentence about
+    # comments) and counts only for a free-text claim the taxonomy does not know.
+    claim_match = np.where(known[None], 0.0, c @ claims.T)  # (C, M)
     # Relevance reads the prompt, never the candidate, so U(y) is a function of y alone.
     q = _project(prompt[None], w)[0]  # (D,)
     prompt_values = np.where(f.phrase_mask, phrases @ q, -1.0).max(-1)  # (M,)

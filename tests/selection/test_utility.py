@@ -31,9 +31,12 @@ def _random_weights(seed: int = 0) -> UtilityWeights:
     rng = np.random.default_rng(seed)
     init = UtilityWeights.initial(rank=4)
     params = {k: float(v + rng.normal(0, 0.5)) for k, v in init.params.items()}
+    offsets = rng.normal(0, 0.05, init.value_offsets().shape).astype(np.float32)
+    none_slot = rng.normal(0, 0.3, (init.style.shape[0], init.style.shape[2] + 1))
     return UtilityWeights(params, rng.normal(0, 0.05, init.proj_u.shape).astype(np.float32),
                           rng.normal(0, 0.05, init.proj_v.shape).astype(np.float32),
-                          rng.normal(0, 0.3, init.style.shape).astype(np.float32), {})
+                          rng.normal(0, 0.3, init.style.shape).astype(np.float32), {},
+                          offsets, none_slot.astype(np.float32))
 
 
 class TestTwins:
@@ -107,3 +110,36 @@ class TestTrainer:
         assert loaded.meta["trained"] is True
         assert 0.0 <= meta["held_out"]["dev"]["top1"] <= 1.0
         assert loaded.proj_u.shape == (384, 2)
+        assert loaded.offsets is not None
+        assert np.abs(loaded.offsets).sum() > 0
+        assert loaded.none_slot is not None
+
+
+class TestContrastive:
+    def test_known_memory_is_read_only_through_its_value_evidence(self) -> None:
+        """Without value evidence (w_value = 0) a known memory moves no candidate: its claim
+        cosine, which is topical, is not read; a free-text claim's is."""
+        weights = _random_weights()
+        utility = PreferenceUtility(
+            UtilityWeights({**weights.params, "w_value": 0.0}, weights.proj_u, weights.proj_v,
+                           weights.style, {}, weights.offsets, weights.none_slot),
+            HashingEmbedder())
+        texts = ["Prefers vegan food", "Try a tofu stir-fry.", "Hi"]
+        known = utility.score("Suggest a dinner.", [Memory("m", subject="diet", value="vegan")],
+                              texts)
+        free = utility.score("Suggest a dinner.", [Memory("f", claim="Prefers vegan food")],
+                             texts)
+        assert np.ptp(known) == pytest.approx(0.0, abs=1e-6)
+        assert np.ptp(free) > 1e-3
+
+    def test_weights_saved_before_the_new_parameters_still_load(self, tmp_path: Path) -> None:
+        path = tmp_path / "old.npz"
+        np.savez_compressed(path, params=np.array([0.5]), param_names=np.array(["bias"]),
+                            proj_u=np.zeros((384, 0), np.float32),
+                            proj_v=np.zeros((384, 0), np.float32),
+                            style=UtilityWeights.initial().style, meta=np.array("{}"))
+        loaded = UtilityWeights.load(path)
+        assert loaded.params["bias"] == 0.5
+        assert loaded.params["w_offset"] == 0.0
+        assert loaded.offsets is None
+        assert loaded.none_slot is None

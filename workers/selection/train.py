@@ -2,16 +2,17 @@
 
 Train split only (probe pools of the generator's train candidate families, see
 bench/generator/responses.py); dev picks nothing but is reported, test is reported for the
-model card. Embeddings are frozen MiniLM vectors from the service's own embedder; what is
-learned is the small head of app/selection/utility.py (a low-rank correction of the
-embedding geometry, the evidence and relevance weights). Loss: Bradley–Terry over
+model card. Embeddings are frozen MiniLM vectors from the service's own embedder, and so is their
+geometry by default (`rank` 0): the value offsets δ are averaged from the train families
+once (`value_offsets`), and what is learned is the small head of app/selection/utility.py
+(temperature and offset scale, per-value style weights θ, the "none" slot, the evidence
+and relevance weights). Loss: Bradley–Terry over
 (follows, does not follow) pairs of one pool plus a calibration BCE on every candidate.
 Pools get distractor memories (other dimensions and scopes), as retrieval returns them.
 """
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -22,21 +23,21 @@ import numpy as np
 import torch
 from torch import nn
 
-from app.extraction.taxonomy import DIMENSIONS, SCOPE_DOMAINS
+from app.extraction.taxonomy import DIMENSIONS, DIMENSIONS_BY_NAME, SCOPE_DOMAINS
 from app.selection.memory import Memory
 from app.selection.style import N_FEATURES, style_matrix
 from app.selection.utility import (
     MAX_VALUES,
     PARAM_NAMES,
+    SUBJECTS,
     WEIGHTS_PATH,
     PreferenceUtility,
     UtilityWeights,
 )
+from workers.common.progress import configure, log
 from workers.selection.data import PoolExample, generated_splits, pool_examples
 
-log = logging.getLogger(__name__)
-
-MODEL_VERSION = "1"
+MODEL_VERSION = "2"
 
 
 @dataclass(slots=True)
@@ -45,7 +46,11 @@ class UtilityTrainConfig:
     seed: int = 0
     data_seed: int = 0
     episodes_per_track: int = 480
-    rank: int = 16
+    # Rank of the learned correction of the embedding geometry. 0 (the default) keeps the
+    # frozen MiniLM geometry: with two train families per dimension a learned projection fits
+    # their topics instead of the values (rank 16 with the v1 head: dev top-1 0.644; the
+    # untrained geometry with the v1 head's θ and scalars: 0.626; v2 at rank 0: 0.842).
+    rank: int = 0
     epochs: int = 30
     batch_size: int = 128
     lr: float = 1e-2
@@ -67,6 +72,8 @@ class UtilityTrainConfig:
 class TorchUtility(nn.Module):
     """The torch twin of app.selection.utility.utility_logits (batched, padded)."""
 
+    offsets: torch.Tensor  # a buffer: δ is computed from the train families, not learned
+
     def __init__(self, init: UtilityWeights) -> None:
         super().__init__()
         self.params = nn.ParameterDict(
@@ -76,6 +83,10 @@ class TorchUtility(nn.Module):
         self.proj_u = nn.Parameter(torch.randn(dim, rank, generator=generator) * 1e-3)
         self.proj_v = nn.Parameter(torch.randn(dim, rank, generator=generator) * 1e-3)
         self.style = nn.Parameter(torch.from_numpy(init.style.copy()))
+        self.register_buffer("offsets", torch.from_numpy(init.value_offsets(dim).copy()))
+        none = (init.none_slot if init.none_slot is not None
+                else np.zeros((len(SUBJECTS), N_FEATURES + 1), np.float32))
+        self.none_slot = nn.Parameter(torch.from_numpy(none.copy()))
 
     def project(self, x: torch.Tensor) -> torch.Tensor:
         y = x + (x @ self.proj_v) @ self.proj_u.T
@@ -93,16 +104,22 @@ class TorchUtility(nn.Module):
         sim = torch.einsum("ncd,nmkd->ncmk", c, phrases)  # (N, C, M, K)
         mask = b["phrase_mask"][:, None]  # (N, 1, M, K)
         theta = self.style[b["subject_index"].clamp_min(0)]  # (N, M, K, F)
+        offsets = self.offsets[b["subject_index"].clamp_min(0)]  # (N, M, K, D)
         logits = (torch.exp(p["log_value_temperature"]) * sim
+                  + p["w_offset"] * torch.einsum("ncd,nmkd->ncmk", c, offsets)
                   + torch.einsum("ncf,nmkf->ncmk", b["style"], theta))
         logits = logits.masked_fill(~mask, -1e9)
+        none = self.none_slot[b["subject_index"].clamp_min(0)]  # (N, M, F + 1)
+        none_logit = (torch.einsum("ncf,nmf->ncm", b["style"], none[..., :-1])
+                      + none[..., -1][:, None])
+        logits = torch.cat([logits, none_logit[..., None]], dim=-1)
         lse = torch.logsumexp(logits, dim=-1)  # (N, C, M)
         index = b["value_index"].clamp_min(0)[:, None, :, None].expand(-1, c.shape[1], -1, 1)
         picked = logits.gather(-1, index)[..., 0]
         n_values = b["phrase_mask"].sum(-1).clamp_min(1).float()  # (N, M)
         known = b["known"][:, None]  # (N, 1, M)
         evidence = torch.where(known, picked - lse + torch.log(n_values)[:, None], 0.0)
-        claim_match = torch.einsum("ncd,nmd->ncm", c, claims)
+        claim_match = torch.where(known, 0.0, torch.einsum("ncd,nmd->ncm", c, claims))
         q = self.project(b["prompt"])  # (N, D)
         prompt_values = torch.einsum("nmkd,nd->nmk", phrases, q)
         prompt_values = prompt_values.masked_fill(~b["phrase_mask"], -1.0).amax(-1)  # (N, M)
@@ -127,7 +144,39 @@ class TorchUtility(nn.Module):
             self.proj_v.detach().numpy().astype(np.float32),
             self.style.detach().numpy().astype(np.float32),
             meta,
+            self.offsets.numpy().astype(np.float32),
+            self.none_slot.detach().numpy().astype(np.float32),
         )
+
+
+def value_offsets(examples: Sequence[PoolExample], model: PreferenceUtility) -> np.ndarray:
+    """δ[subject, value]: how a candidate that follows a value differs from its family.
+
+    Each train candidate family is one situation written once per value of a dimension, so
+    the family's mean embedding is its topic and each text's offset from that mean is what
+    the value changes. Averaging the offsets over a dimension's families gives a direction
+    per value that carries no family's topic (and sums to zero over the dimension's values,
+    so the softmax over values reads only "this value rather than another")."""
+    dim = model.embed(["x"]).shape[1]
+    total = np.zeros((len(SUBJECTS), MAX_VALUES, dim), np.float64)
+    count = np.zeros((len(SUBJECTS), MAX_VALUES), np.float64)
+    seen: set[tuple[str, frozenset[tuple[str, str]]]] = set()
+    for ex in examples:
+        family = frozenset((c, f) for c, f in zip(ex.candidates, ex.follows, strict=True)
+                           if f is not None)
+        if (ex.dimension, family) in seen or len({f for _, f in family}) < 2:
+            continue
+        seen.add((ex.dimension, family))
+        texts = sorted(family)
+        emb = model.embed([c for c, _ in texts]).astype(np.float64)
+        emb -= emb.mean(0)
+        subject = SUBJECTS.index(ex.dimension)
+        names = [v.name for v in DIMENSIONS_BY_NAME[ex.dimension].values]
+        for (_, value), row in zip(texts, emb, strict=True):
+            total[subject, names.index(value)] += row
+            count[subject, names.index(value)] += 1
+    out: np.ndarray = (total / np.maximum(count, 1)[..., None]).astype(np.float32)
+    return out
 
 
 def _all_memories() -> list[Memory]:
@@ -256,6 +305,7 @@ def evaluate(model: PreferenceUtility, examples: Sequence[PoolExample]) -> dict[
 
 def main(cfg: UtilityTrainConfig | None = None) -> dict[str, Any]:
     cfg = cfg or UtilityTrainConfig()
+    configure()
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.threads)
     rng = np.random.default_rng(cfg.seed)
@@ -263,9 +313,14 @@ def main(cfg: UtilityTrainConfig | None = None) -> dict[str, Any]:
     splits = generated_splits(cfg.data_seed, cfg.episodes_per_track)
     data = {s: pool_examples(splits[s])[: cfg.limit] for s in ("train", *cfg.report_splits)}
     base = PreferenceUtility(UtilityWeights.initial(rank=cfg.rank, phrase=cfg.phrase))
-    net = TorchUtility(base.weights)
-    optimizer = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     train = data["train"]
+    init = base.weights
+    init = UtilityWeights(init.params, init.proj_u, init.proj_v, init.style, init.meta,
+                          value_offsets(train, base))
+    log.info("value offsets from the train split's candidate families; %d train pools",
+             len(train))
+    net = TorchUtility(init)
+    optimizer = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     for epoch in range(cfg.epochs):
         examples = augment(train, rng, cfg.max_distractors)
         order = rng.permutation(len(examples))
@@ -276,7 +331,8 @@ def main(cfg: UtilityTrainConfig | None = None) -> dict[str, Any]:
             loss = _loss(net(batch), batch, cfg.bce_weight)
             loss = loss + cfg.projection_decay * (net.proj_u.square().sum()
                                                   + net.proj_v.square().sum())
-            loss = loss + cfg.style_decay * net.style.square().sum()
+            loss = loss + cfg.style_decay * (net.style.square().sum()
+                                             + net.none_slot.square().sum())
             optimizer.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
             optimizer.step()
