@@ -63,13 +63,19 @@ def worker(
     concurrency: Annotated[int, typer.Option(help="Worker processes.")] = 2,
     queues: Annotated[str | None, typer.Option(help="Comma-separated queues.")] = None,
 ) -> None:
-    """Run a Celery worker (needs CAPTURE_BROKER_URL)."""
+    """Run a Celery worker (needs CAPTURE_BROKER_URL). With CAPTURE_WORKER_METRICS_PORT set it
+    serves the pool's Prometheus metrics on that port."""
     from app.core.config import get_settings
-    from workers.celery_app import celery_app
 
     settings = get_settings()
     if settings.broker_url is None:
         raise typer.BadParameter("set CAPTURE_BROKER_URL to run a worker")
+    if settings.worker_metrics_port is not None:
+        from workers.metrics import prepare_multiprocess_dir
+
+        # Before workers.celery_app imports the app (and with it prometheus_client).
+        prepare_multiprocess_dir(settings.var_dir)
+    from workers.celery_app import celery_app
     celery_app.worker_main(
         [
             "worker",

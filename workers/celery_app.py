@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
+
 from celery import Celery
-from celery.signals import worker_process_init
+from celery.signals import worker_init, worker_process_init, worker_process_shutdown
 
 from app.core.config import get_settings
 
@@ -38,3 +40,19 @@ def _init_worker_process(**_: object) -> None:
     from app.provenance.spans import configure_otlp_export
 
     configure_otlp_export(settings.otlp_endpoint, settings.service_name)
+
+
+@worker_init.connect
+def _serve_worker_metrics(**_: object) -> None:
+    """The main worker process serves the pool's Prometheus metrics, when configured."""
+    if settings.worker_metrics_port is not None:
+        from workers.metrics import serve
+
+        serve(settings.worker_metrics_port)
+
+
+@worker_process_shutdown.connect
+def _pool_process_exited(**_: object) -> None:
+    from workers.metrics import process_exited
+
+    process_exited(os.getpid())

@@ -92,6 +92,8 @@ class Settings(BaseSettings):
     # Celery
     task_queue: str = "capture"
     quarantine_sweep_interval_s: float = 3600.0
+    # A worker serves its Prometheus metrics on this port (unset: not served).
+    worker_metrics_port: int | None = Field(default=None, ge=1, le=65535)
 
     @model_validator(mode="after")
     def _refuse_default_secret_outside_local(self) -> Settings:
