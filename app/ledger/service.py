@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.extraction.schemas import GLOBAL_SCOPE, Hypothesis, Origin, Timescale
@@ -31,7 +32,7 @@ from app.ledger.constants import (
     STABLE_OVERWRITE_EVENTS_ONE_SESSION,
     STABLE_OVERWRITE_MIN_CONFIDENCE,
 )
-from app.models import Clarification, Decision, Event, HypothesisRow, Node
+from app.models import Clarification, Decision, Event, HypothesisRow, Node, NodeLineage
 from app.models.base import utcnow
 from app.models.enums import Action, EdgeRelation, Layer, NodeState
 
@@ -361,20 +362,22 @@ def _stable_overwrite_allowed(ctx: ApplyContext) -> bool:
 
 
 def _qualifying_sessions(db: Session, node_id: uuid.UUID, exclude: uuid.UUID) -> list[uuid.UUID]:
-    out: list[uuid.UUID] = []
-    for lineage in repository.lineage_events(db, node_id):
-        if lineage.event_id == exclude or lineage.decision_id is None:
-            continue
-        event = db.get(Event, lineage.event_id)
-        decision = db.get(Decision, lineage.decision_id)
-        if (
-            event is not None
-            and decision is not None
-            and event.origin == Origin.user.value
-            and decision.authenticity >= STABLE_OVERWRITE_MIN_CONFIDENCE
-        ):
-            out.append(event.session_id)
-    return out
+    """The session of each authenticated user event in the node's lineage (one query)."""
+    return list(
+        db.scalars(
+            select(Event.session_id)
+            .select_from(NodeLineage)
+            .join(Event, Event.id == NodeLineage.event_id)
+            .join(Decision, Decision.id == NodeLineage.decision_id)
+            .where(
+                NodeLineage.node_id == node_id,
+                NodeLineage.event_id != exclude,
+                Event.origin == Origin.user.value,
+                Decision.authenticity >= STABLE_OVERWRITE_MIN_CONFIDENCE,
+            )
+            .order_by(NodeLineage.created_at)
+        )
+    )
 
 
 def clarification_question(hypothesis: Hypothesis, contradicted: Sequence[Node]) -> str:
