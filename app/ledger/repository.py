@@ -36,12 +36,6 @@ def expired_quarantine(db: Session, user_id: uuid.UUID | None, cutoff: datetime)
     return db.scalars(query.with_for_update(skip_locked=True)).all()
 
 
-def lineage_events(db: Session, node_id: uuid.UUID) -> Sequence[NodeLineage]:
-    return db.scalars(
-        select(NodeLineage).where(NodeLineage.node_id == node_id).order_by(NodeLineage.created_at)
-    ).all()
-
-
 def add_version(
     db: Session,
     node: Node,
