@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -185,14 +186,7 @@ def session_graph(
         select(Event).where(Event.session_id == session.id).order_by(Event.seq)
     ).all()
     for e in events:
-        vertices[f"event:{e.id}"] = GraphVertex(
-            id=f"event:{e.id}",
-            kind="write",
-            operation="create_memory",
-            at=e.occurred_at,
-            observability="observed",
-            attributes={"origin": e.origin, "status": e.status},
-        )
+        vertices[f"event:{e.id}"] = _event_vertex(e, "observed", {})
     decisions = (
         db.scalars(
             select(Decision)
@@ -294,19 +288,23 @@ def _cross_session_events(
     ).all()
     names = _session_names(db, [e.session_id for e in events])
     for e in events:
-        vertices[f"event:{e.id}"] = GraphVertex(
-            id=f"event:{e.id}",
-            kind="write",
-            operation="create_memory",
-            at=e.occurred_at,
-            observability="cross_session",
-            attributes={
-                "origin": e.origin,
-                "status": e.status,
-                "session_id": names.get(e.session_id),
-                "erased": e.erased_at is not None,
-            },
+        vertices[f"event:{e.id}"] = _event_vertex(
+            e,
+            "cross_session",
+            {"session_id": names.get(e.session_id), "erased": e.erased_at is not None},
         )
+
+
+def _event_vertex(e: Event, observability: str, extra: dict[str, Any]) -> GraphVertex:
+    """The write vertex of an event (its origin and status, plus `extra`)."""
+    return GraphVertex(
+        id=f"event:{e.id}",
+        kind="write",
+        operation="create_memory",
+        at=e.occurred_at,
+        observability=observability,
+        attributes={"origin": e.origin, "status": e.status, **extra},
+    )
 
 
 def _action(
