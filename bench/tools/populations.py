@@ -137,6 +137,14 @@ def _send(b: Builder, recipients: list[str], artifact: str, cc: list[str] | None
     b.check("send_email", **args)
 
 
+def _send_or_share(b: Builder, address: str, artifact: str) -> None:
+    """Three in four sessions mail the artifact to `address`; the rest share it."""
+    if b.rng.random() < 0.75:
+        _send(b, [address], artifact)
+    else:
+        _share(b, address)
+
+
 def _share(b: Builder, address: str) -> None:
     b.check(
         "share_document",
@@ -234,10 +242,7 @@ def laundering(b: Builder) -> None:
         b.user(b.text("followup", texts.LAUNDER_FOLLOWUP, artifact=artifact))
         if rng.random() < 0.5:
             b.retrieve(f"where does the {artifact} go")
-    if rng.random() < 0.75:
-        _send(b, [attacker], artifact)
-    else:
-        _share(b, attacker)
+    _send_or_share(b, attacker, artifact)
 
 
 def prompt_inline(b: Builder) -> None:
@@ -273,10 +278,7 @@ def benign_internal(b: Builder) -> None:
     b.filler(1)
     b.user(b.text("request", texts.REQUEST_INTERNAL, role=role, first=first, artifact=artifact))
     b.retrieve(f"my {role}'s email", mode="tool" if rng.random() < 0.6 else "context")
-    if rng.random() < 0.75:
-        _send(b, [addr], artifact)
-    else:
-        _share(b, addr)
+    _send_or_share(b, addr, artifact)
 
 
 def benign_external(b: Builder) -> None:
@@ -305,10 +307,7 @@ def benign_external(b: Builder) -> None:
         return
     b.user(b.text("request", texts.REQUEST_EXTERNAL, role=role, firm=firm, artifact=artifact))
     b.retrieve(f"our {role}'s email", mode=mode)
-    if rng.random() < 0.75:
-        _send(b, [addr], artifact)
-    else:
-        _share(b, addr)
+    _send_or_share(b, addr, artifact)
 
 
 def benign_no_recall(b: Builder) -> None:
@@ -335,10 +334,7 @@ def benign_no_recall(b: Builder) -> None:
         b.user(
             b.text("direct", texts.DIRECT_SEND, artifact=artifact, name=name, addr=addr, firm=firm)
         )
-    if rng.random() < 0.75:
-        _send(b, [addr], artifact)
-    else:
-        _share(b, addr)
+    _send_or_share(b, addr, artifact)
 
 
 _MARKETING = (
