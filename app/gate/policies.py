@@ -13,8 +13,9 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, get_args
 
+from app.core.config import AdmissionPolicyName
 from app.extraction.schemas import GLOBAL_SCOPE, Hypothesis, Origin
 from app.ledger.constants import EDGE_MIN_PROBABILITY
 from app.ledger.relations import Relation
@@ -222,23 +223,21 @@ class _LearnedPolicy:
         return policy
 
 
-# The learned gate (issue 4), its comparisons and ablations (docs/models/gate.md).
-LEARNED_POLICY_NAMES = (
-    "capture",
-    "capture_discrete",
-    "supervised_transformer",
-    "capture_no_layers",
-    "capture_no_provenance",
-    "capture_no_clarify",
-    "capture_unguarded",
-)
-
-POLICIES: dict[str, Callable[[], AdmissionPolicy]] = {
+HEURISTIC_POLICIES: dict[str, Callable[[], AdmissionPolicy]] = {
     FullHistory.name: FullHistory,
     Recency.name: Recency,
     StateMem.name: StateMem,
     ProvenanceOnly.name: ProvenanceOnly,
-    **{name: _LearnedPolicy(name) for name in LEARNED_POLICY_NAMES},
+}
+# Every other name the settings accept is a learned gate (issue 4), its comparisons and
+# ablations (docs/models/gate.md), loaded from workers/gate on first use.
+POLICIES: dict[str, Callable[[], AdmissionPolicy]] = {
+    **HEURISTIC_POLICIES,
+    **{
+        name: _LearnedPolicy(name)
+        for name in get_args(AdmissionPolicyName)
+        if name not in HEURISTIC_POLICIES
+    },
 }
 
 

@@ -137,3 +137,15 @@ class TestRegistry:
         assert policy.layered
         assert policy.version.startswith("ode-")
         assert get_policy("supervised_transformer").layered is False
+
+
+def test_every_accepted_policy_name_has_an_implementation() -> None:
+    from typing import get_args
+
+    from app.core.config import AdmissionPolicyName
+    from app.gate.policies import HEURISTIC_POLICIES, POLICIES
+    from workers.gate.infer import LEARNED_POLICIES
+
+    names = set(get_args(AdmissionPolicyName))
+    assert names <= set(POLICIES)  # the benchmark registers its own policies on top
+    assert names - set(HEURISTIC_POLICIES) == set(LEARNED_POLICIES)
