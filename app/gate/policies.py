@@ -18,7 +18,7 @@ from typing import Protocol, get_args
 from app.core.config import AdmissionPolicyName
 from app.extraction.schemas import GLOBAL_SCOPE, Hypothesis, Origin
 from app.ledger.constants import EDGE_MIN_PROBABILITY
-from app.ledger.relations import Relation
+from app.ledger.relations import ClaimFields, Relation, relate
 from app.models.enums import ACTIONS, Action, NodeState
 
 
@@ -37,6 +37,50 @@ class RelatedNode:
     recorded_at: datetime
     cosine: float
     relation: Relation
+
+    @classmethod
+    def of(
+        cls,
+        node_id: uuid.UUID,
+        node: NodeFields,
+        new: ClaimFields,
+        cosine: float,
+        confidence: float,
+    ) -> RelatedNode:
+        """An existing node (a ledger row, or the training ledger's copy) and its relation
+        to the new claim: one construction for the service and for training."""
+        return cls(
+            node_id=node_id,
+            subject=node.subject,
+            value=node.value,
+            direction=node.direction,
+            scope=node.scope,
+            layer=node.layer,
+            state=node.state,
+            confidence=confidence,
+            recorded_at=node.recorded_at,
+            cosine=cosine,
+            relation=relate(new, ClaimFields(node.subject, node.value, node.direction), cosine),
+        )
+
+
+class NodeFields(Protocol):
+    """What RelatedNode.of reads of a node."""
+
+    @property
+    def subject(self) -> str: ...
+    @property
+    def value(self) -> str | None: ...
+    @property
+    def direction(self) -> str: ...
+    @property
+    def scope(self) -> str: ...
+    @property
+    def layer(self) -> str: ...
+    @property
+    def state(self) -> str: ...
+    @property
+    def recorded_at(self) -> datetime: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from app.extraction.schemas import Hypothesis, Origin
 from app.gate.policies import AdmissionPolicy, GateDecision, GateInput, RelatedNode
 from app.ledger import repository as ledger_repository
-from app.ledger.relations import ClaimFields, relate
+from app.ledger.relations import ClaimFields
 from app.ledger.service import decayed_confidence
 from app.models import Decision, Event, GateState, HypothesisRow, Node
 from app.models.base import utcnow
@@ -66,23 +66,8 @@ def build_input(
             if node.embedding is not None
             else 0.0
         )
-        related.append(
-            RelatedNode(
-                node_id=node.id,
-                subject=node.subject,
-                value=node.value,
-                direction=node.direction,
-                scope=node.scope,
-                layer=node.layer,
-                state=node.state,
-                confidence=decayed_confidence(node, event.occurred_at),
-                recorded_at=node.recorded_at,
-                cosine=cosine,
-                relation=relate(
-                    new_fields, ClaimFields(node.subject, node.value, node.direction), cosine
-                ),
-            )
-        )
+        confidence = decayed_confidence(node, event.occurred_at)
+        related.append(RelatedNode.of(node.id, node, new_fields, cosine, confidence))
     gap = _seconds_since(state.last_event_at, event.occurred_at)
     gate_input = GateInput(
         event_id=event.id,

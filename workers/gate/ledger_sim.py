@@ -35,7 +35,7 @@ from app.ledger.constants import (
     SECONDS_PER_DAY,
     STABLE_OVERWRITE_MIN_CONFIDENCE,
 )
-from app.ledger.relations import ClaimFields, relate
+from app.ledger.relations import ClaimFields
 from app.ledger.service import enough_stable_evidence
 from app.models.enums import Action, Layer, NodeState
 
@@ -112,22 +112,8 @@ class SimLedger:
             if node.subject != hypothesis.subject or node.state not in (_ACTIVE, _QUARANTINED):
                 continue
             cosine = float(np.dot(claim_embedding, node.embedding))
-            out.append(
-                RelatedNode(
-                    node_id=node.node_id,
-                    subject=node.subject,
-                    value=node.value,
-                    direction=node.direction,
-                    scope=node.scope,
-                    layer=node.layer,
-                    state=node.state,
-                    confidence=node.decayed_confidence(at),
-                    recorded_at=node.recorded_at,
-                    cosine=cosine,
-                    relation=relate(new, ClaimFields(node.subject, node.value, node.direction),
-                                    cosine),
-                )
-            )
+            out.append(RelatedNode.of(node.node_id, node, new, cosine,
+                                      node.decayed_confidence(at)))
         return out
 
     # --- applying an action -------------------------------------------------------------
