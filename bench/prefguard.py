@@ -24,12 +24,9 @@ from typing import Any
 from sqlalchemy import Engine
 from tqdm import tqdm
 
-import bench.generator as generator_package
-from app.core.config import get_settings
 from bench import policies as bench_policies
 from bench import report, selector
-from bench.generator.builder import generate
-from bench.generator.schema import GENERATOR_VERSION
+from bench.generator.cache import ensure_dataset
 from bench.metrics import breakdown, evaluate
 from bench.records import (
     GLOBAL_SCOPE,
@@ -43,39 +40,9 @@ from bench.runner import run_per_method
 from bench.selection_audit import ServiceJudge
 from bench.service import BenchTenant
 
-STAMP = "bench-stamp.json"  # beside the generated files: what generated them
 HEURISTIC_METHODS = ("full_history", "recency", "provenance_only", "statemem", "static_summary")
 DEFAULT_METHODS = (*HEURISTIC_METHODS, "oracle")
 PROBE_K = 12
-
-
-def default_data_dir(seed: int) -> Path:
-    var = get_settings().var_dir
-    return var / "bench-data" if seed == 0 else var / f"bench-data-seed{seed}"
-
-
-def generator_fingerprint() -> str:
-    """sha256 over the generator's source: a cached dataset is reused only when it matches."""
-    digest = hashlib.sha256(str(GENERATOR_VERSION).encode())
-    for path in sorted(Path(generator_package.__file__).parent.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def ensure_dataset(data: Path | None, seed: int) -> Path:
-    """The given data directory, or the generated one for `seed` (generated once, cached
-    while the seed and the generator's source are unchanged)."""
-    if data is not None:
-        return data
-    out = default_data_dir(seed)
-    stamp = out / STAMP
-    expected = {"seed": seed, "generator_sha256": generator_fingerprint()}
-    if stamp.exists() and json.loads(stamp.read_text()) == expected:
-        return out
-    generate(out, seed)
-    stamp.write_text(json.dumps(expected) + "\n")
-    return out
 
 
 def file_sha256(path: Path) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bench import external, prefguard
+from bench.generator import cache
 
 
 def test_sessions_split_after_a_two_hour_gap() -> None:
@@ -46,19 +47,19 @@ def test_cached_dataset_is_reused_only_with_a_matching_stamp(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     given = tmp_path / "given"
-    assert prefguard.ensure_dataset(given, seed=3) == given  # --data is used as is
+    assert cache.ensure_dataset(given, seed=3) == given  # --data is used as is
     calls: list[int] = []
 
     def fake_generate(out: Path, seed: int) -> None:
         calls.append(seed)
         out.mkdir(parents=True, exist_ok=True)
 
-    monkeypatch.setattr(prefguard, "generate", fake_generate)
-    monkeypatch.setattr(prefguard, "default_data_dir", lambda seed: tmp_path / f"d{seed}")
-    assert prefguard.ensure_dataset(None, 0) == tmp_path / "d0"
-    prefguard.ensure_dataset(None, 0)
+    monkeypatch.setattr(cache, "generate", fake_generate)
+    monkeypatch.setattr(cache, "default_data_dir", lambda seed: tmp_path / f"d{seed}")
+    assert cache.ensure_dataset(None, 0) == tmp_path / "d0"
+    cache.ensure_dataset(None, 0)
     assert calls == [0]  # cached
-    monkeypatch.setattr(prefguard, "generator_fingerprint", lambda: "changed")
-    prefguard.ensure_dataset(None, 0)
+    monkeypatch.setattr(cache, "generator_fingerprint", lambda: "changed")
+    cache.ensure_dataset(None, 0)
     assert calls == [0, 0]  # the generator changed: generated again
-    assert json.loads((tmp_path / "d0" / prefguard.STAMP).read_text())["seed"] == 0
+    assert json.loads((tmp_path / "d0" / cache.STAMP).read_text())["seed"] == 0

@@ -79,14 +79,12 @@ class Episode:
     events: tuple[EventRecord, ...]
 
 
-def ensure_bench_data(data_dir: Path, seed: int = DEFAULT_DATA_SEED) -> Path:
-    """The generated benchmark under `data_dir`, generating it (seeded, ~5 s) when missing."""
-    if not (data_dir / "train.jsonl").exists():
-        from bench.generator import generate
+def ensure_bench_data(data_dir: Path | None = None, seed: int = DEFAULT_DATA_SEED) -> Path:
+    """`data_dir` as given, or the generated benchmark for `seed` — the benchmarks' own copy
+    under CAPTURE_VAR_DIR, regenerated (seeded, ~5 s) when the generator's source changed."""
+    from bench.generator.cache import ensure_dataset
 
-        log.info("generating the benchmark into %s (seed %d)", data_dir, seed)
-        generate(data_dir, seed)
-    return data_dir
+    return ensure_dataset(data_dir, seed)
 
 
 def _parse_time(value: str) -> datetime:

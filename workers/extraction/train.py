@@ -35,7 +35,7 @@ MODEL_VERSION = "2"
 @dataclass(slots=True)
 class ExtractorTrainConfig:
     out: Path = WEIGHTS
-    data_dir: Path = REPO_ROOT / "var" / "bench-data"
+    data_dir: Path | None = None  # unset: the generated benchmark (workers.common.episodes)
     cache: Path = REPO_ROOT / "var" / "cache" / "embeddings" / "minilm.npz"
     embedder: str | None = None  # None: the service's (MiniLM); "hashing" for smoke tests
     seed: int = 0

@@ -49,7 +49,7 @@ class GateTrainConfig:
     provenance: bool = True  # False: the no-provenance ablation
     layered: bool = True  # the ledger the policy writes to (replay simulates the same)
     guard_stable: bool = True
-    data_dir: Path = REPO_ROOT / "var" / "bench-data"
+    data_dir: Path | None = None  # unset: the generated benchmark (workers.common.episodes)
     cache: Path = REPO_ROOT / "var" / "cache" / "embeddings" / "minilm.npz"
     embedder: str | None = None  # None: the service's (MiniLM); "hashing" for smoke tests
     work_dir: Path = REPO_ROOT / "var" / "cache" / "gate"

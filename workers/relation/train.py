@@ -45,7 +45,7 @@ RawPair = tuple[ClaimFields, ClaimFields, float]
 @dataclass(slots=True)
 class RelationTrainConfig:
     out: Path = WEIGHTS
-    data_dir: Path = REPO_ROOT / "var" / "bench-data"
+    data_dir: Path | None = None  # unset: the generated benchmark (workers.common.episodes)
     cache: Path = REPO_ROOT / "var" / "cache" / "embeddings" / "minilm.npz"
     embedder: str | None = None  # None: the service's (MiniLM); "hashing" for smoke tests
     work_dir: Path = REPO_ROOT / "var" / "cache" / "gate"
