@@ -36,6 +36,13 @@ class Decoded:
     # Index of the chosen candidate (selection decoders); None for generated text or a refusal.
     index: int | None = None
     refused: bool = False
+    # Candidates the decoder could not tell from the chosen one (exact ties; selection
+    # decoders only): the output is the set {index, *ties}, not determined by the memories.
+    ties: tuple[int, ...] = ()
+
+    def options(self, candidates: Sequence[str]) -> list[str]:
+        """The texts this output may be: the chosen one, then any tied candidates."""
+        return [self.text, *(candidates[i] for i in self.ties)]
 
 
 class Decoder(Protocol):
@@ -82,6 +89,8 @@ def top_cited(cited: Sequence[str], memories: Sequence[Memory],
 
 
 def same_output(a: Decoded, b: Decoded) -> bool:
+    if a.ties or b.ties:  # undetermined: the same only as the very same tie
+        return ({a.index, *a.ties} == {b.index, *b.ties}) and a.refused == b.refused
     if a.index is not None or b.index is not None:
         return a.index == b.index and a.refused == b.refused
     return a.text.strip() == b.text.strip()
@@ -106,14 +115,21 @@ def counterfactual(
     outputs = decoder.decode_many(prompt, [memories, *[without(memories, n) for n in audited]],
                                   candidates)
     factual, removed = outputs[0], outputs[1:]
-    texts = [factual.text, *[o.text for o in removed]]
-    if response is not None:
-        texts.append(response)
-    scores = [float(x) for x in utility.score(prompt, memories, texts)]
-    u_factual = scores[0]
+    # Every text an output may be, scored once against the full memory set.
+    texts = list(dict.fromkeys(
+        [t for o in outputs for t in o.options(candidates)]
+        + ([response] if response is not None else [])))
+    score_of = dict(zip(texts, (float(x) for x in utility.score(prompt, memories, texts)),
+                        strict=True))
+
+    def u(output: Decoded) -> float:
+        options = output.options(candidates)
+        return sum(score_of[t] for t in options) / len(options)
+
+    u_factual = u(factual)
     citations = []
-    for rank, (node_id, output, u_without) in enumerate(
-            zip(audited, removed, scores[1:1 + len(audited)], strict=True)):
+    for rank, (node_id, output) in enumerate(zip(audited, removed, strict=True)):
+        u_without = u(output)
         influence = u_factual - u_without
         changed = not same_output(factual, output)
         kept = changed or abs(influence) >= DROP_THRESHOLD
@@ -122,7 +138,7 @@ def counterfactual(
     return AuditOutcome(
         factual=factual,
         factual_utility=round(u_factual, 6),
-        response_utility=round(scores[-1] if response is not None else u_factual, 6),
+        response_utility=round(score_of[response] if response is not None else u_factual, 6),
         response_matches_factual=(response is None or factual.text.strip() == response.strip()),
         citations=tuple(citations),
     )

@@ -24,6 +24,8 @@ from app.selection.utility import PreferenceUtility, get_utility
 WEIGHT_UTILITY = 1.0  # w_p
 WEIGHT_SAFETY = 2.0  # w_s
 TAU_SAFE = 0.35  # τ_safe
+# Objectives closer than this are equal: float round-off, not a preference.
+TIE_TOLERANCE = 1e-9
 
 _REASONS = {c.name: c.reason for c in CATEGORIES}
 GENERIC_REASON = "exceed this deployment's safety bound"
@@ -64,6 +66,9 @@ class Selection:
     scores: tuple[CandidateScore, ...]
     refusal: Refusal | None
     config: SelectorConfig
+    # Other in-bound candidates whose objective equals the chosen one's: between them the
+    # tie-break (lower risk, then earlier) chose, not the memories. Empty when refused.
+    tied: tuple[int, ...] = ()
 
     @property
     def refused(self) -> bool:
@@ -118,7 +123,17 @@ def decide(r_p: Sequence[float], assessments: Sequence[SafetyAssessment],
         for i, (p, s, o, a) in enumerate(zip(r_p, r_s, objectives, assessments, strict=True))
     )
     refusal = refusal_for(assessments) if chosen is None else None
-    return Selection(chosen, scores, refusal, config)
+    return Selection(chosen, scores, refusal, config, tied_with(chosen, objectives, scores))
+
+
+def tied_with(chosen: int | None, objectives: Sequence[float],
+              scores: Sequence[CandidateScore]) -> tuple[int, ...]:
+    """The in-bound candidates other than `chosen` whose objective equals its objective."""
+    if chosen is None:
+        return ()
+    best = objectives[chosen]
+    return tuple(s.index for s in scores if s.index != chosen and s.within_bound
+                 and abs(objectives[s.index] - best) <= TIE_TOLERANCE)
 
 
 def expected_utility(r_p: np.ndarray, chosen: int | None, refusal_utility: float) -> float:

@@ -98,6 +98,51 @@ class TestSameOutput:
         assert same_output(Decoded("hi "), Decoded("hi"))
         assert not same_output(Decoded("hi"), Decoded("hello"))
 
+    def test_a_tie_is_never_the_same_as_a_determined_choice(self) -> None:
+        assert not same_output(Decoded("a", 0), Decoded("a", 0, ties=(1, 2)))
+        assert same_output(Decoded("a", 0, ties=(1,)), Decoded("b", 1, ties=(0,)))
+        assert not same_output(Decoded("a", 0, ties=(1,)), Decoded("a", 0, ties=(2,)))
+
+
+class TieDecoder:
+    """Chooses 'vegan curry' when a vegan memory is present; without one it is indifferent
+    between all candidates and its tie-break picks the first, which is the same text."""
+
+    name = "tie"
+
+    def decode_many(self, prompt: str, memory_sets: Sequence[Sequence[Memory]],
+                    candidates: Sequence[str]) -> list[Decoded]:
+        out = []
+        for ms in memory_sets:
+            if any(m.value == "vegan" for m in ms):
+                out.append(Decoded(candidates[0], 0))
+            else:
+                out.append(Decoded(candidates[0], 0, ties=tuple(range(1, len(candidates)))))
+        return out
+
+
+class TestTies:
+    def test_tie_break_landing_on_the_same_candidate_still_credits_the_node(self) -> None:
+        candidates = ["vegan curry", "steak", "fish"]
+        outcome = counterfactual("dinner?", MEMORIES, ["diet", "tone"], TieDecoder(),
+                                 candidates=candidates,
+                                 utility=KeywordUtility())  # type: ignore[arg-type]
+        by_node = {c.node_id: c for c in outcome.citations}
+        diet = by_node["diet"]
+        assert diet.selection_changed
+        assert diet.kept
+        # U(without) is the mean over the tie: (1.0 + 0.2 + 0.2) / 3.
+        assert diet.counterfactual_utility == pytest.approx(1.4 / 3, abs=1e-5)
+        assert diet.influence == pytest.approx(1.0 - 1.4 / 3, abs=1e-5)
+        assert not by_node["tone"].kept  # removing it leaves the determined choice
+
+    def test_reselect_reports_exact_ties_with_no_memory(self) -> None:
+        candidates = ["Week plan: tofu curry.", "Week plan: pork chops."]
+        [out] = ReselectDecoder(safety=StubSafety()).decode_many("Plan meals.", [[]],
+                                                                 candidates)
+        assert out.index == 0
+        assert out.ties == (1,)
+
 
 class TestRunningInfluence:
     def test_starts_from_neutral_and_decays(self) -> None:

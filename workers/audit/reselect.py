@@ -1,5 +1,6 @@
 """`reselect`: the CPU default re-decoder. Best-of-N over the turn's candidates (plus the
 response the agent sent) under the same safety-bounded selector, with the reduced memory.
+Exact ties at the top are reported (`Decoded.ties`): the audit treats them as undetermined.
 
 r_s never reads memory, so the safety verdicts are computed once per audit; candidate
 embeddings are shared by every memory set.
@@ -45,5 +46,6 @@ class ReselectDecoder:
                 refusal = selection.refusal.message if selection.refusal else ""
                 out.append(Decoded(refusal, None, refused=True))
             else:
-                out.append(Decoded(candidates[selection.chosen], selection.chosen))
+                out.append(Decoded(candidates[selection.chosen], selection.chosen,
+                                   ties=selection.tied))
         return out
