@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from bench.clarify_answers import PAPER_ANSWER_ERROR
 from bench.generator.cli import generate_command
 
 app = typer.Typer(help="D-PrefGuard benchmark and third-party episodes.", no_args_is_help=True)
@@ -67,9 +68,19 @@ def prefguard_command(
     no_audit: Annotated[
         bool, typer.Option("--no-audit", help="Skip the service selector and citation audit.")
     ] = False,
+    answer_error: Annotated[
+        float, typer.Option("--answer-error", min=0.0, max=1.0,
+                            help="How often the simulated user answers a clarifying question "
+                            "wrongly (the paper's ε).")
+    ] = PAPER_ANSWER_ERROR,
+    no_answers: Annotated[
+        bool, typer.Option("--no-answers", help="Nobody answers clarifying questions: the "
+                           "claim stays quarantined (a non-interactive benchmark).")
+    ] = False,
 ) -> None:
     """Run every method through the service on a D-PrefGuard split; write results.json,
-    results.md, frontier.png and the raw outcomes to OUT."""
+    results.md, frontier.png and the raw outcomes to OUT. When a gate asks, a simulated user
+    answers from the episode's latent state (bench/clarify_answers.py)."""
     from bench import prefguard
 
     if split not in ("train", "dev", "test"):
@@ -77,6 +88,7 @@ def prefguard_command(
     results = prefguard.run(
         split=split, methods=_methods(methods), out=out, limit=limit, data=data, seed=seed,
         jobs=jobs, replicates=replicates, audit=not no_audit,
+        answer_error=None if no_answers else answer_error,
     )
     _summary(results, out)
 

@@ -26,6 +26,7 @@ from tqdm import tqdm
 
 from bench import policies as bench_policies
 from bench import report, selector
+from bench.clarify_answers import SimulatedUser
 from bench.generator.cache import ensure_dataset
 from bench.metrics import breakdown, evaluate
 from bench.records import (
@@ -97,8 +98,21 @@ def changepoint_windows(episode: dict[str, Any]) -> set[int]:
     return watched
 
 
+def answer_questions(tenant: BenchTenant, user: SimulatedUser, episode_id: str, index: int,
+                     event_id: Any, state_after: dict[str, Any]) -> list[str]:
+    """The user answers every question the event raised, from the latent state after it."""
+    answers: list[str] = []
+    for question, (clarification_id, claim) in enumerate(tenant.pending_clarifications(event_id)):
+        answer, scope = user.answer(claim, state_after, episode_id=episode_id,
+                                    event_index=index, question=question)
+        tenant.answer(clarification_id, answer, scope)
+        answers.append(answer)
+    return answers
+
+
 def run_episode(tenant: BenchTenant, episode: dict[str, Any],
-                service_judge: ServiceJudge | None = None) -> EpisodeOutcome:
+                service_judge: ServiceJudge | None = None,
+                user_answers: SimulatedUser | None = None) -> EpisodeOutcome:
     user = episode["episode_id"]  # memory is per episode; the bootstrap groups by user_id
     probes_at: dict[int, list[dict[str, Any]]] = {}
     for probe in episode["probes"]:
@@ -117,6 +131,11 @@ def run_episode(tenant: BenchTenant, episode: dict[str, Any],
         record = _event_record(i, event)
         record.actions, record.changes = written.actions, written.changes
         record.ms, record.failed = written.ms, written.failed
+        if user_answers is not None and "clarify" in written.actions and "state_after" in oracle:
+            record.answers = answer_questions(tenant, user_answers, episode["episode_id"], i,
+                                              written.event_id, oracle["state_after"])
+            if record.answers:
+                record.actions, record.changes = tenant.outcome(written.event_id)
         if i in watched:
             record.active_claims = tenant.active_claims(written.user_pk)
         records.append(record)
@@ -186,13 +205,13 @@ def _probe(
 
 def run_method(
     method: str, engine: Engine, position: int = 0, *, episodes: Sequence[dict[str, Any]],
-    audit: bool = True,
+    audit: bool = True, user_answers: SimulatedUser | None = None,
 ) -> list[EpisodeOutcome]:
     """All episodes for one method, in this process (the database is already attached)."""
     tenant = BenchTenant(method, engine)
     service_judge = ServiceJudge() if audit else None
     return [
-        run_episode(tenant, episode, service_judge)
+        run_episode(tenant, episode, service_judge, user_answers)
         for episode in tqdm(episodes, desc=f"{method:>16}", unit="ep", position=position,
                             leave=True, dynamic_ncols=True)
     ]
@@ -205,11 +224,12 @@ def run_methods(
     server_uri: str | None = None,
     jobs: int = 1,
     audit: bool = True,
+    user_answers: SimulatedUser | None = None,
 ) -> tuple[dict[str, list[EpisodeOutcome]], float]:
     """Outcomes per method and the wall time in seconds."""
     return run_per_method(
-        methods, partial(run_method, episodes=episodes, audit=audit), server_uri=server_uri,
-        jobs=jobs,
+        methods, partial(run_method, episodes=episodes, audit=audit, user_answers=user_answers),
+        server_uri=server_uri, jobs=jobs,
     )
 
 
@@ -252,15 +272,19 @@ def run(
     replicates: int = 10_000,
     plot: bool = True,
     audit: bool = True,
+    answer_error: float | None = None,
 ) -> dict[str, Any]:
     """Run the methods on a split and write results.json, results.md, frontier.png and the
     raw outcomes under `out`. `audit=False` skips the service selector and citation audit
-    (their metrics are then absent)."""
+    (their metrics are then absent). The simulated user answers clarifying questions with
+    error `answer_error` (bench/clarify_answers.py); None: nobody answers, a question leaves
+    its claim in quarantine."""
     data_dir = ensure_dataset(data, seed)
     split_file = data_dir / f"{split}.jsonl"
     episodes = load_episodes(split_file, limit)
+    user_answers = None if answer_error is None else SimulatedUser(answer_error)
     outcomes, wall = run_methods(methods, episodes, server_uri=server_uri, jobs=jobs,
-                                 audit=audit)
+                                 audit=audit, user_answers=user_answers)
     out.mkdir(parents=True, exist_ok=True)
     write_outcomes(out, outcomes)
     run_info = {
@@ -271,6 +295,8 @@ def run(
         "wall_seconds": round(wall, 1),
         "jobs": jobs,
         "audit": audit,
+        "clarification_answers": (None if answer_error is None
+                                  else {"by": "simulated user", "error": answer_error}),
         "cpus": os.cpu_count(),
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }

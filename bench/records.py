@@ -87,6 +87,9 @@ class EventRecord:
     changes: list[str] = field(default_factory=list)
     # Active claims of the user right after the event: [subject, scope, value, direction].
     active_claims: list[list[str]] = field(default_factory=list)
+    # The simulated user's answers to the questions the event raised (confirm | reject |
+    # scope), in order; the answers' ledger changes are in `changes`.
+    answers: list[str] = field(default_factory=list)
     ms: float = 0.0
     failed: bool = False
 

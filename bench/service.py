@@ -32,12 +32,14 @@ from app.core.migrate import upgrade_to_head
 from app.events import service as events_service
 from app.events.schemas import EventCreate
 from app.extraction.schemas import Origin
-from app.models import Decision, Event, Node, NodeLineage, NodeVersion
+from app.gate.clarifications import ClarificationAnswer, resolve
+from app.models import Clarification, Decision, Event, Node, NodeLineage, NodeVersion
 from app.models.enums import EventStatus, NodeState, Role
 from app.provenance.spans import new_trace_id
 from app.retrieval import service as retrieval_service
 from app.retrieval.schemas import RetrieveRequest
 from bench import policies as bench_policies
+from bench.clarify_answers import Answer, PendingClaim
 
 _servers: dict[Path, Any] = {}  # keeps embedded servers referenced (and so running)
 
@@ -163,6 +165,38 @@ class BenchTenant:
         return Written(
             event_id, user_pk, ms, actions, changes, failed=status != EventStatus.processed.value
         )
+
+    def pending_clarifications(self, event_id: uuid.UUID
+                               ) -> list[tuple[uuid.UUID, PendingClaim]]:
+        """The questions the event raised that still wait for the user, oldest first."""
+        with self.reader.connect() as conn:
+            rows = conn.execute(
+                select(Clarification.id, Node.subject, Node.value, Node.scope, Node.direction)
+                .join(Node, Node.id == Clarification.node_id)
+                .where(Clarification.event_id == event_id, Clarification.status == "pending")
+                .order_by(Clarification.created_at)
+            ).all()
+        return [(cid, PendingClaim(subject, value, scope, direction))
+                for cid, subject, value, scope, direction in rows]
+
+    def answer(self, clarification_id: uuid.UUID, answer: Answer, scope: str | None) -> None:
+        """POST /v1/clarifications/{id}/answer in-process (the user channel)."""
+        with session_scope() as db:
+            clarification = db.scalar(
+                select(Clarification)
+                .where(Clarification.id == clarification_id,
+                       Clarification.tenant_id == self.principal.tenant_id)
+                .with_for_update()
+            )
+            if clarification is None:
+                raise LookupError("clarification not found")
+            resolve(db, clarification, ClarificationAnswer(answer=answer, scope=scope),
+                    new_trace_id())
+
+    def outcome(self, event_id: uuid.UUID) -> tuple[list[str], list[str]]:
+        """The event's applied actions and ledger changes as they stand now (after answers)."""
+        _, actions, changes = self._written(event_id)
+        return actions, changes
 
     def _written(self, event_id: uuid.UUID) -> tuple[str | None, list[str], list[str]]:
         """The event's status, applied actions and ledger changes, in one round trip."""

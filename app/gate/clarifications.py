@@ -16,7 +16,7 @@ from app.core.db import get_db
 from app.core.errors import Conflict, InvalidInput, NotFound, responses
 from app.events import repository as events_repository
 from app.events.schemas import EXTERNAL_ID
-from app.ledger.service import promote, retire
+from app.ledger.service import promote, retire, supersede_conflicting
 from app.models import Clarification, Node
 from app.models.base import utcnow
 from app.models.enums import NodeState
@@ -100,15 +100,22 @@ def answer_clarification(
     )
     if c is None:
         raise NotFound("clarification not found")
+    resolve(db, c, body, request.state.trace_id)
+    return _out(c)
+
+
+def resolve(db: Session, c: Clarification, body: ClarificationAnswer, trace_id: str) -> None:
+    """Apply the user's answer to a pending clarification (row locked by the caller):
+    `confirm` promotes the claim, `scope` narrows it first, `reject` evicts it. A confirmed
+    claim supersedes the active claims it replaces (same subject and scope)."""
     if c.status != "pending":
         raise Conflict("clarification already answered")
     node = db.get(Node, c.node_id)
     if node is None or node.erased_at is not None:
         raise NotFound("the claim in question no longer exists")
     now = utcnow()
-    recorder = spans.SpanRecorder(
-        db, tenant_id=c.tenant_id, trace_id=request.state.trace_id, user_id=c.user_id
-    )
+    recorder = spans.SpanRecorder(db, tenant_id=c.tenant_id, trace_id=trace_id,
+                                  user_id=c.user_id)
     with recorder.span(
         spans.CLARIFICATION_ANSWER,
         kind="server",
@@ -127,6 +134,7 @@ def answer_clarification(
                 c.answer_scope = body.scope
             if node.state != NodeState.active.value:
                 promote(db, node, now, True, c.event_id, c.decision_id, change="user_confirmed")
+            # "Yes" to "X instead of Y?" replaces Y: the answer is the user's own revision.
+            supersede_conflicting(db, node, now, c.event_id, c.decision_id)
         c.status, c.answer, c.answered_at = "answered", body.answer, now
     db.flush()
-    return _out(c)

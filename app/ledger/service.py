@@ -263,6 +263,39 @@ def promote(
     repository.add_version(db, node, change, at, event_id, decision_id)
 
 
+def supersede_conflicting(
+    db: Session,
+    node: Node,
+    at: datetime,
+    event_id: uuid.UUID | None,
+    decision_id: uuid.UUID | None,
+) -> list[uuid.UUID]:
+    """Retire the user's active nodes that a confirmed claim replaces: in the same subject
+    and scope, a preference for another value (a dimension holds one value per scope), or an
+    avoid of the value now preferred; for a confirmed avoid, the preference for that value.
+    Free-text claims (no subject) replace nothing: what they contradict is not known."""
+    if node.subject is None:
+        return []
+    rows = db.scalars(
+        select(Node).where(
+            Node.user_id == node.user_id,
+            Node.subject == node.subject,
+            Node.scope == node.scope,
+            Node.state == NodeState.active.value,
+            Node.id != node.id,
+        )
+    ).all()
+    if node.direction == "avoid":
+        replaced = [r for r in rows if r.direction == "prefer" and r.value == node.value]
+    else:
+        replaced = [r for r in rows if (r.direction == "prefer" and r.value != node.value)
+                    or (r.direction == "avoid" and r.value == node.value)]
+    for old in replaced:
+        retire(db, old, NodeState.superseded, at, event_id, decision_id)
+        repository.add_edge(db, node, old.id, EdgeRelation.supersedes.value, 1.0, decision_id)
+    return [old.id for old in replaced]
+
+
 def retire(
     db: Session,
     node: Node,

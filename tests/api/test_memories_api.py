@@ -142,6 +142,19 @@ class TestClarifications:
         assert again.status_code == 409
         assert client.get("/v1/clarifications?user_id=alice", headers=h).json() == []
 
+    def test_a_confirmed_revision_supersedes_what_it_replaces(
+            self, client: TestClient, asking_tenant: Any) -> None:
+        h = asking_tenant.headers()
+        for text in ("I prefer short answers.", "Actually, I prefer long, detailed answers."):
+            _write(client, h, text)
+            [pending] = client.get("/v1/clarifications?user_id=alice", headers=h).json()
+            assert client.post(f"/v1/clarifications/{pending['id']}/answer", headers=h,
+                               json={"answer": "confirm"}).status_code == 200
+        active = _nodes(client, h, state="active")
+        assert [n["value"] for n in active] == ["detailed"]
+        [old] = _nodes(client, h, state="superseded")
+        assert old["value"] == "short"
+
     def test_scope_answer_needs_a_scope(self, client: TestClient, asking_tenant: Any) -> None:
         h = asking_tenant.headers()
         _write(client, h, "I prefer short answers.")
