@@ -96,6 +96,9 @@ class GateInput:
     # The policy's own per-user latent state as it last stored it (None: none yet). Only a
     # state written by this policy name and version is ever passed in.
     latent: bytes | None = None
+    # The user's question budget allows asking now (no question in their previous
+    # QUESTION_EVERY_EVENTS − 1 events); a policy that would ask decides silently otherwise.
+    may_ask: bool = True
 
 
 @dataclass(frozen=True, slots=True)

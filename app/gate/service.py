@@ -15,7 +15,7 @@ from app.gate.policies import AdmissionPolicy, GateDecision, GateInput, RelatedN
 from app.ledger import repository as ledger_repository
 from app.ledger.relations import ClaimFields
 from app.ledger.service import decayed_confidence
-from app.models import Decision, Event, GateState, HypothesisRow, Node
+from app.models import Clarification, Decision, Event, GateState, HypothesisRow, Node
 from app.models.base import utcnow
 from app.models.enums import Action
 
@@ -78,8 +78,29 @@ def build_input(
         new_session=state.last_session_id is not None and state.last_session_id != event.session_id,
         related=tuple(related),
         latent=state.latent,
+        may_ask=may_ask(db, event),
     )
     return gate_input, nodes
+
+
+# "At most one clarifying turn per twelve interactions" (paper §3.3), per user: η is set on
+# dev to stay inside that rate on average; this holds it for every user, bursts included.
+QUESTION_EVERY_EVENTS = 12
+
+
+def may_ask(db: Session, event: Event) -> bool:
+    """No question was asked about any of the user's previous 11 events."""
+    asked = db.scalar(
+        select(Clarification.id)
+        .join(Event, Event.id == Clarification.event_id)
+        .where(
+            Clarification.user_id == event.user_id,
+            Event.seq > event.seq - QUESTION_EVERY_EVENTS,
+            Event.seq < event.seq,
+        )
+        .limit(1)
+    )
+    return asked is None
 
 
 def _seconds_since(previous: datetime | None, now: datetime) -> float | None:

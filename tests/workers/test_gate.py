@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -127,6 +128,21 @@ class TestPolicyLatent:
                                            NOW, None, False, (), None))
         assert decision.action != Action.clarify
         assert decision.probabilities[Action.clarify] == 0.0
+
+
+    def test_a_spent_question_budget_decides_silently(self, tiny_gate: Path) -> None:
+        policy = _policy(tiny_gate)
+        policy.gate = replace(policy.gate, eta=0.0)  # every decision would ask
+        asks = policy.decide(GateInput(uuid.uuid4(), _hypothesis("detailed"), Origin.user,
+                                       NOW, None, False, (), None))
+        assert asks.action == Action.clarify
+        silent = policy.decide(GateInput(uuid.uuid4(), _hypothesis("detailed"), Origin.user,
+                                         NOW, None, False, (), None, may_ask=False))
+        assert silent.action != Action.clarify
+        assert "question_budget_spent" in silent.reasons
+        best = max((a for a in ACTIONS if a != Action.clarify),
+                   key=lambda a: silent.probabilities[a])
+        assert silent.action == best
 
 
 class TestRegistry:
