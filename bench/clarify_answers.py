@@ -24,7 +24,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bench.records import GLOBAL_SCOPE
+from bench.records import GLOBAL_SCOPE, true_value
 
 Answer = Literal["confirm", "reject", "scope"]
 PAPER_ANSWER_ERROR = 0.08  # ε: the paper's stored answers are 92 % accurate
@@ -38,21 +38,11 @@ class PendingClaim:
     direction: str
 
 
-def held_value(state: dict[str, Any], subject: str, scope: str) -> str | None:
-    """The user's value for `subject` where `scope` applies: the domain's own, else global."""
-    if scope != GLOBAL_SCOPE:
-        scoped = state.get("scoped", {}).get(scope, {})
-        if subject in scoped:
-            return str(scoped[subject])
-    value = state.get("global", {}).get(subject)
-    return None if value is None else str(value)
-
-
 def truthful_answer(claim: PendingClaim, state: dict[str, Any]) -> tuple[Answer, str | None]:
     """What the user answers when they answer correctly: (answer, scope for `scope`)."""
     if claim.subject is None or claim.value is None:
         return "reject", None
-    held = held_value(state, claim.subject, claim.scope)
+    held = true_value(state, claim.subject, claim.scope)
     if claim.direction == "avoid":
         return ("confirm", None) if held is not None and held != claim.value else ("reject", None)
     if held == claim.value:
