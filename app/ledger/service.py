@@ -263,6 +263,19 @@ def promote(
     repository.add_version(db, node, change, at, event_id, decision_id)
 
 
+def supersede(
+    db: Session,
+    new_node: Node,
+    old: Node,
+    at: datetime,
+    event_id: uuid.UUID | None,
+    decision_id: uuid.UUID | None,
+) -> None:
+    """`new_node` replaces `old`: old is retired as superseded, with a `supersedes` edge."""
+    retire(db, old, NodeState.superseded, at, event_id, decision_id)
+    repository.add_edge(db, new_node, old.id, EdgeRelation.supersedes.value, 1.0, decision_id)
+
+
 def supersede_conflicting(
     db: Session,
     node: Node,
@@ -276,23 +289,15 @@ def supersede_conflicting(
     Free-text claims (no subject) replace nothing: what they contradict is not known."""
     if node.subject is None:
         return []
-    rows = db.scalars(
-        select(Node).where(
-            Node.user_id == node.user_id,
-            Node.subject == node.subject,
-            Node.scope == node.scope,
-            Node.state == NodeState.active.value,
-            Node.id != node.id,
-        )
-    ).all()
+    rows = [r for r in repository.nodes_for_subject(db, node.user_id, node.subject)
+            if r.id != node.id and r.scope == node.scope and r.state == NodeState.active.value]
     if node.direction == "avoid":
         replaced = [r for r in rows if r.direction == "prefer" and r.value == node.value]
     else:
         replaced = [r for r in rows if (r.direction == "prefer" and r.value != node.value)
                     or (r.direction == "avoid" and r.value == node.value)]
     for old in replaced:
-        retire(db, old, NodeState.superseded, at, event_id, decision_id)
-        repository.add_edge(db, node, old.id, EdgeRelation.supersedes.value, 1.0, decision_id)
+        supersede(db, node, old, at, event_id, decision_id)
     return [old.id for old in replaced]
 
 
@@ -354,10 +359,7 @@ def _revise(ctx: ApplyContext) -> Action:
     else:
         new_node = _new_node(ctx, NodeState.active)
     for target in targets:
-        retire(ctx.db, target, NodeState.superseded, ctx.at, ctx.event.id, ctx.decision_row.id)
-        repository.add_edge(
-            ctx.db, new_node, target.id, EdgeRelation.supersedes.value, 1.0, ctx.decision_row.id
-        )
+        supersede(ctx.db, new_node, target, ctx.at, ctx.event.id, ctx.decision_row.id)
         ctx.changes.append(LedgerChange(target.id, "superseded"))
     return Action.revise
 
