@@ -182,16 +182,8 @@ class BenchTenant:
     def answer(self, clarification_id: uuid.UUID, answer: Answer, scope: str | None) -> None:
         """POST /v1/clarifications/{id}/answer in-process (the user channel)."""
         with session_scope() as db:
-            clarification = db.scalar(
-                select(Clarification)
-                .where(Clarification.id == clarification_id,
-                       Clarification.tenant_id == self.principal.tenant_id)
-                .with_for_update()
-            )
-            if clarification is None:
-                raise LookupError("clarification not found")
-            resolve(db, clarification, ClarificationAnswer(answer=answer, scope=scope),
-                    new_trace_id())
+            resolve(db, self.principal.tenant_id, clarification_id,
+                    ClarificationAnswer(answer=answer, scope=scope), new_trace_id())
 
     def outcome(self, event_id: uuid.UUID) -> tuple[list[str], list[str]]:
         """The event's applied actions and ledger changes as they stand now (after answers)."""

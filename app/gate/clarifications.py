@@ -93,21 +93,22 @@ def answer_clarification(
     db: Session = Depends(get_db),
 ) -> ClarificationOut:
     """The user's answer resolves the quarantined claim: promote, scope, or evict it."""
+    return _out(resolve(db, principal.tenant_id, clarification_id, body,
+                        request.state.trace_id))
+
+
+def resolve(db: Session, tenant_id: uuid.UUID, clarification_id: uuid.UUID,
+            body: ClarificationAnswer, trace_id: str) -> Clarification:
+    """Apply the user's answer to one of the tenant's pending clarifications (row-locked):
+    `confirm` promotes the claim, `scope` narrows it first, `reject` evicts it. A confirmed
+    claim supersedes the active claims it replaces (same subject and scope)."""
     c = db.scalar(
         select(Clarification)
-        .where(Clarification.id == clarification_id, Clarification.tenant_id == principal.tenant_id)
+        .where(Clarification.id == clarification_id, Clarification.tenant_id == tenant_id)
         .with_for_update()
     )
     if c is None:
         raise NotFound("clarification not found")
-    resolve(db, c, body, request.state.trace_id)
-    return _out(c)
-
-
-def resolve(db: Session, c: Clarification, body: ClarificationAnswer, trace_id: str) -> None:
-    """Apply the user's answer to a pending clarification (row locked by the caller):
-    `confirm` promotes the claim, `scope` narrows it first, `reject` evicts it. A confirmed
-    claim supersedes the active claims it replaces (same subject and scope)."""
     if c.status != "pending":
         raise Conflict("clarification already answered")
     node = db.get(Node, c.node_id)
@@ -138,3 +139,4 @@ def resolve(db: Session, c: Clarification, body: ClarificationAnswer, trace_id: 
             supersede_conflicting(db, node, now, c.event_id, c.decision_id)
         c.status, c.answer, c.answered_at = "answered", body.answer, now
     db.flush()
+    return c
