@@ -187,12 +187,12 @@ class LearnedGatePolicy:
             probs = probs / probs.sum()
         probabilities = {a: float(p) for a, p in zip(ACTIONS, probs, strict=True)}
         entropy = -sum(p * math.log(p) for p in probabilities.values() if p > 0.0)
-        silent = {a: p for a, p in probabilities.items() if a != Action.clarify}
         if self.clarify and entropy > self.gate.eta and gate_input.may_ask:
             action, reason = Action.clarify, "entropy_above_eta"
         elif self.clarify and entropy > self.gate.eta:
             # Would ask, but the user was asked within the last twelve events.
-            action, reason = max(silent, key=lambda a: silent[a]), "question_budget_spent"
+            silent = [a for a in ACTIONS if a != Action.clarify]
+            action, reason = max(silent, key=probabilities.__getitem__), "question_budget_spent"
         else:
             action, reason = max(probabilities, key=lambda a: probabilities[a]), "most_probable"
         if laundering.held_back(gate_input.origin, action.value):
