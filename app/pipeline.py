@@ -234,6 +234,8 @@ def apply_hypothesis(
             embedding=embedding,
             related=gate_input.related,
             nodes=nodes,
+            # Policies that never ask have no `clarify` switch.
+            may_ask=gate_input.may_ask and bool(getattr(policy, "clarify", False)),
         )
         applied = ledger_service.apply_decision(ctx)
         if applied != decision.action:

@@ -90,6 +90,8 @@ class ApplyContext:
     related: tuple[RelatedNode, ...]
     nodes: dict[uuid.UUID, Node]
     changes: list[LedgerChange] = field(default_factory=list)
+    # The policy asks questions and the user's question budget allows one (gate.service.may_ask).
+    may_ask: bool = False
 
     @property
     def at(self) -> datetime:
@@ -339,9 +341,13 @@ def _revise(ctx: ApplyContext) -> Action:
         t.layer == Layer.stable.value and _established(ctx, t) for t in targets
     )
     if guarded and not _stable_overwrite_allowed(ctx):
-        # One sentence does not redefine a user: hold the claim until evidence repeats.
+        # One sentence does not redefine a user: hold the claim until evidence repeats, or
+        # until the user confirms it when asked (their own answer, on the user channel).
         ctx.decision_row.reasons = [*ctx.decision_row.reasons, "stable_overwrite_needs_evidence"]
-        _quarantine(ctx)
+        node = _quarantine(ctx)
+        if ctx.may_ask and ctx.event.origin == Origin.user.value:
+            _ask(ctx, node)
+            return Action.clarify
         return Action.quarantine
     pending = _matching_quarantined(ctx)
     if pending is not None:

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.gate import policies
 from app.gate.policies import GateDecision, GateInput
-from app.gate.service import QUESTION_EVERY_EVENTS, may_ask
+from app.gate.service import QUESTION_BURST, QUESTION_EVERY_EVENTS, may_ask
 from app.models import Event, Tenant
 from app.models.enums import ACTIONS, Action
 
@@ -156,15 +156,17 @@ class TestClarifications:
         [old] = _nodes(client, h, state="superseded")
         assert old["value"] == "short"
 
-    def test_one_question_per_twelve_events_per_user(self, client: TestClient, db: Session,
-                                                     asking_tenant: Any) -> None:
+    def test_questions_are_rationed_per_user(self, client: TestClient, db: Session,
+                                             asking_tenant: Any) -> None:
         h = asking_tenant.headers()
-        asked = _write(client, h, "I prefer short answers.")
+        asked = [_write(client, h, "I prefer short answers.") for _ in range(QUESTION_BURST)]
         # The next events are decided by a policy that never asks.
         db.query(Tenant).filter_by(name="tenant-a").update(
             {"admission_policy": "provenance_only"})
         db.commit()
-        later = [_write(client, h, "Thanks, that helps.") for _ in range(QUESTION_EVERY_EVENTS)]
+        window = QUESTION_BURST * QUESTION_EVERY_EVENTS
+        later = [_write(client, h, "Thanks, that helps.")
+                 for _ in range(window - QUESTION_BURST + 1)]
         db.expire_all()
 
         def event(body: dict[str, Any]) -> Event:
@@ -172,11 +174,11 @@ class TestClarifications:
             assert row is not None
             return row
 
-        assert may_ask(db, event(asked))  # nothing asked before it
-        # Any twelve consecutive events hold at most one question: the eleven after it may
-        # not ask ...
+        # A burst of QUESTION_BURST questions may be asked ...
+        assert all(may_ask(db, event(a)) for a in asked)
+        # ... and then none until the first of them leaves the window: any `window`
+        # consecutive events hold at most QUESTION_BURST questions (one in twelve).
         assert not any(may_ask(db, event(b)) for b in later[:-1])
-        # ... and the twelfth after it may.
         assert may_ask(db, event(later[-1]))
 
     def test_scope_answer_needs_a_scope(self, client: TestClient, asking_tenant: Any) -> None:

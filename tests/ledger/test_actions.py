@@ -8,6 +8,7 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from app.extraction.schemas import Origin, Timescale
+from app.gate.service import QUESTION_BURST
 from app.ledger.service import QUARANTINE_LIFETIME, decayed_confidence, evict_expired_quarantine
 from app.models import Clarification, Decision, Edge, NodeLineage, NodeVersion
 from tests.ledger.conftest import LedgerDriver
@@ -152,13 +153,14 @@ class TestScope:
 
 
 class TestStableOverwriteRule:
-    def _guarded(self, driver: LedgerDriver) -> None:
+    def _guarded(self, driver: LedgerDriver, asks: bool = False) -> None:
         from app.gate import policies
 
         class Guarded(policies.StateMem):
             name = "guarded_test"
             layered = True
             guard_stable = True
+            clarify = asks  # a policy that asks questions (the learned gates)
 
         policies.POLICIES["guarded_test"] = Guarded
         driver.policy_name = "guarded_test"
@@ -194,6 +196,38 @@ class TestStableOverwriteRule:
         assert decision is not None
         assert (decision.proposed_action, decision.action) == ("revise", "quarantine")
         assert "stable_overwrite_needs_evidence" in decision.reasons
+
+    def test_a_policy_that_asks_asks_the_user_instead(self, driver: LedgerDriver) -> None:
+        from app.gate.clarifications import ClarificationAnswer, resolve
+
+        self._guarded(driver, asks=True)
+        self._establish(driver)
+        driver.say("answer_length", "detailed")
+        assert driver.active() == [("answer_length", "short", "global")]
+        decision = driver.db.get(Decision, driver.decisions[-1])
+        assert decision is not None
+        assert (decision.proposed_action, decision.action) == ("revise", "clarify")
+        question = driver.db.scalars(select(Clarification)).one()
+        assert question.question is not None
+        assert "short" in question.question
+        # The user's own "yes" is the evidence one sentence lacked.
+        resolve(driver.db, question.tenant_id, question.id,
+                ClarificationAnswer(answer="confirm"), "0" * 32)
+        assert driver.active() == [("answer_length", "detailed", "global")]
+
+    def test_a_spent_question_budget_holds_silently(self, driver: LedgerDriver) -> None:
+        self._guarded(driver, asks=True)
+        self._establish(driver)
+        driver.say("answer_length", "detailed")  # asks
+        driver.say("answer_length", "detailed")  # asks again (two in one session: not enough)
+        assert len(driver.db.scalars(select(Clarification)).all()) == QUESTION_BURST == 2
+        driver.say("tone", "formal", session="s0")
+        driver.say("tone", "formal", session="s9", after=timedelta(days=1))  # established
+        driver.say("tone", "casual", session="s9")  # would ask: the budget is spent
+        decision = driver.db.get(Decision, driver.decisions[-1])
+        assert decision is not None
+        assert (decision.proposed_action, decision.action) == ("revise", "quarantine")
+        assert len(driver.db.scalars(select(Clarification)).all()) == QUESTION_BURST
 
     def test_two_sessions_overwrite(self, driver: LedgerDriver) -> None:
         self._guarded(driver)

@@ -187,14 +187,17 @@ class LearnedGatePolicy:
             probs = probs / probs.sum()
         probabilities = {a: float(p) for a, p in zip(ACTIONS, probs, strict=True)}
         entropy = -sum(p * math.log(p) for p in probabilities.values() if p > 0.0)
-        if self.clarify and entropy > self.gate.eta and gate_input.may_ask:
-            action, reason = Action.clarify, "entropy_above_eta"
-        elif self.clarify and entropy > self.gate.eta:
-            # Would ask, but the user was asked within the last twelve events.
+        most_probable = max(probabilities, key=lambda a: probabilities[a])
+        would_ask = self.clarify and (entropy > self.gate.eta or most_probable == Action.clarify)
+        if would_ask and gate_input.may_ask:
+            asks_why = "entropy_above_eta" if entropy > self.gate.eta else "most_probable"
+            action, reason = Action.clarify, asks_why
+        elif would_ask:
+            # Would ask, but the user's question budget is spent (app/gate/service.may_ask).
             silent = [a for a in ACTIONS if a != Action.clarify]
             action, reason = max(silent, key=probabilities.__getitem__), "question_budget_spent"
         else:
-            action, reason = max(probabilities, key=lambda a: probabilities[a]), "most_probable"
+            action, reason = most_probable, "most_probable"
         if laundering.held_back(gate_input.origin, action.value):
             # Its text joins the laundering memory: a later paste of it reads as laundered.
             now_days = gate_input.occurred_at.timestamp() / 86_400.0
