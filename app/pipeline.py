@@ -36,7 +36,7 @@ from app.core.metrics import DECISIONS, EVENTS_PROCESSED, WRITE_PATH_SECONDS
 from app.extraction import service as extraction_service
 from app.extraction.schemas import Extraction, Hypothesis, Origin
 from app.gate import service as gate_service
-from app.gate.policies import AdmissionPolicy, EventView, get_policy
+from app.gate.policies import AdmissionPolicy, EventView, asks_questions, get_policy
 from app.ledger import service as ledger_service
 from app.models import Event, GateState, Tenant
 from app.models.base import utcnow
@@ -205,7 +205,9 @@ def apply_hypothesis(
     with recorder.span(
         spans.GATE_DECIDE, attributes={"capture.hypothesis.id": hypothesis_row.id}
     ) as attrs:
-        gate_input, nodes = gate_service.build_input(db, event, hypothesis, embedding, state)
+        gate_input, nodes = gate_service.build_input(
+            db, event, hypothesis, embedding, state, asks=asks_questions(policy)
+        )
         decision = policy.decide(gate_input)
         if decision.latent is not None:
             state.latent = decision.latent  # advanced atomically with the decision
@@ -234,8 +236,7 @@ def apply_hypothesis(
             embedding=embedding,
             related=gate_input.related,
             nodes=nodes,
-            # Policies that never ask have no `clarify` switch.
-            may_ask=gate_input.may_ask and bool(getattr(policy, "clarify", False)),
+            may_ask=gate_input.may_ask,
         )
         applied = ledger_service.apply_decision(ctx)
         if applied != decision.action:

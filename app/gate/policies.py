@@ -150,6 +150,12 @@ class AdvancingPolicy(AdmissionPolicy, Protocol):
     def advance(self, event: EventView, latent: bytes | None) -> bytes: ...
 
 
+def asks_questions(policy: AdmissionPolicy) -> bool:
+    """Whether the policy asks clarifying questions: the learned gates' `clarify` switch (the
+    heuristic policies have none and never ask)."""
+    return bool(getattr(policy, "clarify", False))
+
+
 def one_hot(action: Action) -> dict[Action, float]:
     return {a: (1.0 if a == action else 0.0) for a in ACTIONS}
 

@@ -48,8 +48,15 @@ def lock_state(
 
 
 def build_input(
-    db: Session, event: Event, hypothesis: Hypothesis, embedding: list[float], state: GateState
+    db: Session,
+    event: Event,
+    hypothesis: Hypothesis,
+    embedding: list[float],
+    state: GateState,
+    asks: bool,
 ) -> tuple[GateInput, dict[uuid.UUID, Node]]:
+    """The gate's view of one hypothesis; `asks`: the policy asks questions (only then is the
+    user's question budget looked up)."""
     # Nodes this same event wrote are siblings from one sentence ("I switched from yoga to
     # swimming": prefer swimming, avoid yoga), never evidence for or against each other.
     nodes = {
@@ -78,7 +85,7 @@ def build_input(
         new_session=state.last_session_id is not None and state.last_session_id != event.session_id,
         related=tuple(related),
         latent=state.latent,
-        may_ask=may_ask(db, event),
+        may_ask=asks and may_ask(db, event),
     )
     return gate_input, nodes
 
