@@ -170,7 +170,9 @@ def _active(gate_input: GateInput) -> list[RelatedNode]:
     return [r for r in gate_input.related if r.state == NodeState.active.value]
 
 
-def _supported(gate_input: GateInput, same_scope: bool = True) -> list[RelatedNode]:
+def supporting_nodes(gate_input: GateInput, same_scope: bool = True) -> list[RelatedNode]:
+    """Active nodes the relation model says support the hypothesis (in its scope unless
+    `same_scope` is off)."""
     scope = gate_input.hypothesis.scope
     return [
         r
@@ -209,7 +211,7 @@ class Recency:
     guard_stable = False
 
     def decide(self, gate_input: GateInput) -> GateDecision:
-        supported = _supported(gate_input)
+        supported = supporting_nodes(gate_input)
         if supported:
             return _decision(Action.retain, 1.0, [r.node_id for r in supported], "repeats_memory")
         same_subject = [
@@ -249,7 +251,7 @@ class ProvenanceOnly:
 
 
 def _supersession(gate_input: GateInput, authenticity: float) -> GateDecision:
-    supported = _supported(gate_input)
+    supported = supporting_nodes(gate_input)
     if supported:
         return _decision(
             Action.retain, authenticity, [r.node_id for r in supported], "corroborates_memory"

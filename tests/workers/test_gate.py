@@ -142,7 +142,23 @@ class TestPolicyLatent:
         assert "question_budget_spent" in silent.reasons
         best = max((a for a in ACTIONS if a != Action.clarify),
                    key=lambda a: silent.probabilities[a])
-        assert silent.action == best
+        # Nothing in the ledger holds the claim, so a silent `retain` would drop it: held.
+        assert silent.action == (Action.quarantine if best == Action.retain else best)
+
+    def test_a_claim_it_wanted_to_ask_about_is_held_not_dropped(
+            self, tiny_gate: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        policy = _policy(tiny_gate)
+        policy.gate = replace(policy.gate, eta=0.0, temperature=1.0)
+        # The gate's most probable silent action is `retain`.
+        logits = torch.zeros(1, len(ACTIONS))
+        logits[0, ACTIONS.index(Action.retain)] = 0.5
+        monkeypatch.setattr(policy.gate.net, "decide",
+                            lambda *args: (logits, torch.zeros(1)))
+        decision = policy.decide(GateInput(uuid.uuid4(), _hypothesis("detailed"), Origin.user,
+                                           NOW, None, False, (), None, may_ask=False))
+        assert max(decision.probabilities, key=decision.probabilities.__getitem__) == Action.retain
+        assert decision.action == Action.quarantine
+        assert "question_budget_spent" in decision.reasons
 
 
 class TestRegistry:

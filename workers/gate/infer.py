@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 from app.core.embeddings import get_embedder
-from app.gate.policies import EventView, GateDecision, GateInput
+from app.gate.policies import EventView, GateDecision, GateInput, supporting_nodes
 from app.models.enums import ACTIONS, Action
 from workers.common.weights import digest
 from workers.gate import injection, laundering
@@ -193,9 +193,14 @@ class LearnedGatePolicy:
             asks_why = "entropy_above_eta" if entropy > self.gate.eta else "most_probable"
             action, reason = Action.clarify, asks_why
         elif would_ask:
-            # Would ask, but the user's question budget is spent (app/gate/service.may_ask).
+            # Would ask, but the user's question budget is spent (app/gate/service.may_ask):
+            # decide silently. A claim the gate wanted to ask about is never dropped: where the
+            # silent choice is `retain` and no active node holds the claim, it is held in
+            # quarantine, as a pending question would hold it (a repeat can still promote it).
             silent = [a for a in ACTIONS if a != Action.clarify]
             action, reason = max(silent, key=probabilities.__getitem__), "question_budget_spent"
+            if action == Action.retain and not supporting_nodes(gate_input):
+                action = Action.quarantine
         else:
             action, reason = most_probable, "most_probable"
         if laundering.held_back(gate_input.origin, action.value):
