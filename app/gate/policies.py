@@ -96,8 +96,8 @@ class GateInput:
     # The policy's own per-user latent state as it last stored it (None: none yet). Only a
     # state written by this policy name and version is ever passed in.
     latent: bytes | None = None
-    # The user's question budget allows asking now (no question in their previous
-    # QUESTION_EVERY_EVENTS − 1 events); a policy that would ask decides silently otherwise.
+    # The policy asks and the user's question budget allows asking now
+    # (app/gate/service.may_ask); a policy that would ask decides silently otherwise.
     may_ask: bool = True
 
 
