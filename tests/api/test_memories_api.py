@@ -15,6 +15,7 @@ from app.gate.policies import GateDecision, GateInput
 from app.gate.service import QUESTION_BURST, QUESTION_EVERY_EVENTS, may_ask
 from app.models import Event, Tenant
 from app.models.enums import ACTIONS, Action
+from tests.e2e.test_event_path import _text_anywhere
 
 
 def _write(client: TestClient, headers: dict[str, str], text: str, origin: str = "user",
@@ -208,3 +209,37 @@ class TestSessionGraph:
                              ("node", "returned", "retrieval")}
         assert all(e["verified"] for e in graph["edges"])
         assert f"event:{written['event_id']}" in {v["id"] for v in graph["vertices"]}
+
+
+class TestOpenClaims:
+    """A preference the taxonomy does not cover is kept in the user's words, not filed under
+    the nearest dimension; open claims never replace each other by subject."""
+
+    def test_open_preferences_are_kept_as_stated(self, client: TestClient,
+                                                 tenant_a: Any) -> None:
+        h = tenant_a.headers()
+        _write(client, h, "I can't stand horror movies, please never suggest them.")
+        _write(client, h, "I prefer manual cars over automatic ones.",
+               at="2026-11-01T09:01:00Z")
+        _write(client, h, "I prefer manual cars over automatic ones.",
+               at="2026-11-02T09:00:00Z")  # a repeat corroborates, it adds nothing
+        nodes = _nodes(client, h, state="active")
+        assert sorted(n["claim"] for n in nodes) == [
+            "I can't stand horror movies, please never suggest them.",
+            "I prefer manual cars over automatic ones."]
+        assert all(n["subject"].startswith("open:") for n in nodes)
+        assert {n["claim"]: n["direction"] for n in nodes}[
+            "I can't stand horror movies, please never suggest them."] == "avoid"
+        found = client.post("/v1/retrieve", headers=h, json={
+            "user_id": "alice", "session_id": "s1", "query": "what films should I suggest?"})
+        assert found.status_code == 200, found.text
+        assert found.json()["memories"][0]["claim"].startswith("I can't stand horror movies")
+
+    def test_erasing_an_open_claim_leaves_its_words_nowhere(
+            self, client: TestClient, tenant_a: Any, db: Session) -> None:
+        h = tenant_a.headers()
+        _write(client, h, "I can't stand horror movies, please never suggest them.")
+        node = _nodes(client, h)[0]
+        assert node["subject"].startswith("open:")
+        assert client.delete(f"/v1/users/alice/nodes/{node['id']}", headers=h).status_code == 200
+        assert _text_anywhere(db, "horror movies") == []

@@ -9,7 +9,8 @@ import numpy as np
 import torch
 
 from app.extraction.base import EventInput
-from app.extraction.schemas import Origin
+from app.extraction.open_claims import is_open_subject
+from app.extraction.schemas import Direction, Origin
 from tests.workers.conftest import SLICE
 from workers.common.weights import load_npz, save_npz
 from workers.extraction.infer import ExtractorHeads, LearnedExtractor
@@ -59,6 +60,20 @@ class TestShippedExtractor:
         assert [(h.subject, h.value) for h in read.hypotheses] == [("answer_length", "short")]
         assert read.hypotheses[0].claim == "Prefers short answers"
         assert extractor.extract(EventInput("HTTP 200 (84 ms)", Origin.tool_output, NOW)).abstained
+
+    def test_a_preference_outside_the_taxonomy_is_an_open_claim(self) -> None:
+        """Not filed under the nearest dimension (version 2 read this as a preference for
+        high-level explanations)."""
+        read = LearnedExtractor().extract(EventInput(
+            "I can't stand horror movies, please never suggest them.", Origin.user, NOW))
+        assert len(read.hypotheses) == 1
+        hypothesis = read.hypotheses[0]
+        assert is_open_subject(hypothesis.subject)
+        assert hypothesis.claim == "I can't stand horror movies, please never suggest them."
+        assert hypothesis.direction == Direction.avoid
+        question = LearnedExtractor().extract(
+            EventInput("Can you recommend a good horror movie?", Origin.user, NOW))
+        assert question.abstained
 
     def test_refuses_protected_attributes(self) -> None:
         read = LearnedExtractor().extract(

@@ -24,8 +24,7 @@ from app.extraction.schemas import Extraction, Hypothesis
 from workers.common.embedding_cache import EmbeddingCache
 from workers.common.episodes import Episode, EventRecord, events_of
 from workers.common.progress import log
-from workers.extraction.augment import compose_revisions
-from workers.extraction.dataset import NO_ABSTENTION_TARGET, ExtractorRows, build_rows
+from workers.extraction.dataset import ExtractorRows, build_rows
 from workers.extraction.infer import ExtractorHeads, LearnedExtractor
 from workers.extraction.model import ExtractorNet, export
 
@@ -125,6 +124,7 @@ def read_train_out_of_fold(
     base = extraction_train.ExtractorTrainConfig(seed=seed, epochs=epochs, threads=threads)
     key = hashlib.sha256(
         json.dumps([extractor.version, seed, folds, epochs, base.augmented_revisions,
+                    base.open_statements,
                     [hashlib.sha1(e.text.encode()).hexdigest() for e in events]]).encode()
     ).hexdigest()[:16]
     path = work_dir / f"oof-{key}.json"
@@ -134,14 +134,10 @@ def read_train_out_of_fold(
     rows = build_rows(events, cache)
 
     def fit_fold(subset: ExtractorRows, fold: int, fold_events: list[EventRecord]) -> ExtractorNet:
-        # As the shipped extractor is trained: plus revisions composed from these folds only.
+        # As the shipped extractor is trained, with augmentation drawn from these folds only.
         fold_seed = seed + 1 + fold
-        composed = compose_revisions(fold_events, base.augmented_revisions, fold_seed)
-        if composed:
-            extra = build_rows(composed, cache)
-            extra.has_preference[:] = NO_ABSTENTION_TARGET
-            subset = subset.extended(extra)
-        return extraction_train.fit(subset, replace(base, seed=fold_seed))
+        extra = extraction_train.augmentation_rows(fold_events, cache, base, fold_seed)
+        return extraction_train.fit(subset.extended(extra), replace(base, seed=fold_seed))
 
     hypotheses = first_hypotheses(out_of_fold(events, rows, extractor, folds, fit_fold))
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -12,10 +12,12 @@ from app.extraction.base import EventInput
 from app.extraction.deterministic import DeterministicExtractor
 from workers.common.embedding_cache import EmbeddingCache
 from workers.common.episodes import EventRecord
+from workers.extraction.open_preferences import OPEN_DIMENSION
 from workers.extraction.segments import split_sides
 from workers.extraction.vocab import (
     CLAIM_INDEX,
     DIRECTIONS,
+    OPEN_CLAIM,
     SCOPE_INDEX,
     TIMESCALES,
     cue_features,
@@ -115,10 +117,11 @@ def build_rows(events: list[EventRecord], cache: EmbeddingCache) -> ExtractorRow
         if event.dimension is None or event.value is None:
             continue
         key = (event.dimension, event.value)
-        if key not in CLAIM_INDEX:
+        index = OPEN_CLAIM if event.dimension == OPEN_DIMENSION else CLAIM_INDEX.get(key)
+        if index is None:
             continue
         has[i] = 1.0
-        claim[i] = CLAIM_INDEX[key]
+        claim[i] = index
         direction[i] = [d.value for d in DIRECTIONS].index(event.direction)
         scope[i] = SCOPE_INDEX.get(event.scope, 0)
         timescale[i] = [t.value for t in TIMESCALES].index(event.timescale)

@@ -24,10 +24,13 @@ from pydantic import ValidationError
 from app.core.embeddings import Embedder, get_embedder
 from app.extraction.base import EventInput
 from app.extraction.deterministic import DeterministicExtractor, claim_text
+from app.extraction.open_claims import OPEN_VALUE, open_statement, open_subject
 from app.extraction.schemas import (
+    Direction,
     Extraction,
     Hypothesis,
     ProtectedAttributeError,
+    Timescale,
     protected_category,
 )
 from app.extraction.taxonomy import DIMENSIONS
@@ -38,6 +41,7 @@ from workers.extraction.vocab import (
     CLAIMS,
     DIRECTIONS,
     INPUT_PARTS,
+    OPEN_CLAIM,
     SCOPES,
     TIMESCALES,
     cue_features,
@@ -94,14 +98,17 @@ def _hypothesis(
     probs: dict[str, Array], row: int, event: EventInput
 ) -> Hypothesis | None:
     claim_index = int(np.argmax(probs["claim"][row]))
+    direction = DIRECTIONS[int(np.argmax(probs["direction"][row]))]
+    timescale = TIMESCALES[int(np.argmax(probs["timescale"][row]))]
+    confidence = float(probs["has_preference"][row]) * float(probs["claim"][row, claim_index])
+    confidence = round(min(0.99, max(0.05, confidence)), 3)
+    if claim_index == OPEN_CLAIM:
+        return open_hypothesis(event, direction, timescale, confidence)
     dimension_name, value = CLAIMS[claim_index]
     dimension = _DIMENSIONS[dimension_name]
-    direction = DIRECTIONS[int(np.argmax(probs["direction"][row]))]
     scope = SCOPES[int(np.argmax(probs["scope"][row]))]
     if scope == dimension.home_scope:
         scope = SCOPES[0]
-    timescale = TIMESCALES[int(np.argmax(probs["timescale"][row]))]
-    confidence = float(probs["has_preference"][row]) * float(probs["claim"][row, claim_index])
     try:
         return Hypothesis(
             claim=claim_text(dimension, value, direction, scope, timescale),
@@ -110,7 +117,30 @@ def _hypothesis(
             direction=direction,
             scope=scope,
             timescale=timescale,
-            confidence=round(min(0.99, max(0.05, confidence)), 3),
+            confidence=confidence,
+            provenance=event.origin,
+        )
+    except (ProtectedAttributeError, ValidationError):
+        return None
+
+
+def open_hypothesis(
+    event: EventInput, direction: Direction, timescale: Timescale, confidence: float
+) -> Hypothesis | None:
+    """A preference the taxonomy does not cover, kept as the user's statement (global scope:
+    the scope head only knows the taxonomy's domains). None for a text too long to be one
+    statement, or one that would persist a protected attribute."""
+    statement = open_statement(event.text)
+    if statement is None:
+        return None
+    try:
+        return Hypothesis(
+            claim=statement,
+            subject=open_subject(statement),
+            value=OPEN_VALUE,
+            direction=direction,
+            timescale=timescale,
+            confidence=confidence,
             provenance=event.origin,
         )
     except (ProtectedAttributeError, ValidationError):
@@ -191,7 +221,14 @@ class LearnedExtractor:
             return self._abstain("no_preference")
         hypothesis = _hypothesis(probs, row, event)
         if hypothesis is None:
-            return self._abstain("protected_attribute")
+            # The schema refused it (a protected attribute), or an open claim's text is too
+            # long to be one statement.
+            return self._abstain(
+                "open_claim_unreadable"
+                if int(np.argmax(probs["claim"][row])) == OPEN_CLAIM
+                and protected_category(event.text) is None
+                else "protected_attribute"
+            )
         return Extraction(
             hypotheses=(hypothesis,), extractor=self.name, extractor_version=self.version
         )

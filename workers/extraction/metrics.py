@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.extraction.base import EventInput, Extractor
+from app.extraction.open_claims import is_open_subject
 from app.extraction.schemas import Hypothesis
 from workers.common.episodes import EventRecord
 
@@ -102,4 +103,42 @@ def score_extractor(extractor: Extractor, events: Sequence[EventRecord]) -> dict
     }
     for name in ("value", "direction", "scope", "timescale"):
         out[f"{name}_accuracy_given_dimension"] = fields[name] / max(1, on_dimension)
+    return {k: round(v, 4) for k, v in out.items()}
+
+
+def score_open(extractor: Extractor, events: Sequence[EventRecord]) -> dict[str, float]:
+    """On authored statements about topics outside the taxonomy (`open_preferences.py`): the
+    share of preferences read as an open claim, read as some taxonomy claim instead (a wrong
+    memory), and missed; the direction accuracy of open reads; and the share of the
+    no-preference statements (sarcastic ones apart) read as any claim."""
+    preferences = open_read = taxonomy_read = direction_right = neutral = neutral_fired = 0
+    sarcastic = sarcastic_fired = 0
+    for event in events:
+        hypotheses = extractor.extract(
+            EventInput(event.text, event.origin, event.occurred_at)
+        ).hypotheses
+        if event.label == "sarcasm":
+            sarcastic += 1
+            sarcastic_fired += bool(hypotheses)
+            continue
+        if event.dimension is None:
+            neutral += 1
+            neutral_fired += bool(hypotheses)
+            continue
+        preferences += 1
+        opened = [h for h in hypotheses if is_open_subject(h.subject)]
+        open_read += bool(opened)
+        taxonomy_read += bool(hypotheses) and not opened
+        direction_right += bool(opened) and opened[0].direction.value == event.direction
+    out = {
+        "preferences": float(preferences),
+        "read_open": open_read / max(1, preferences),
+        "read_as_taxonomy": taxonomy_read / max(1, preferences),
+        "missed": (preferences - open_read - taxonomy_read) / max(1, preferences),
+        "open_direction_accuracy": direction_right / max(1, open_read),
+        "neutral": float(neutral),
+        "neutral_read": neutral_fired / max(1, neutral),
+        "sarcastic": float(sarcastic),
+        "sarcastic_read": sarcastic_fired / max(1, sarcastic),
+    }
     return {k: round(v, 4) for k, v in out.items()}

@@ -20,16 +20,17 @@ from app.core.config import REPO_ROOT
 from app.core.embeddings import get_embedder
 from app.extraction.deterministic import DeterministicExtractor
 from workers.common.embedding_cache import EmbeddingCache
-from workers.common.episodes import ensure_bench_data, events_of, load_split
+from workers.common.episodes import EventRecord, ensure_bench_data, events_of, load_split
 from workers.common.progress import configure, log, seed_everything
 from workers.common.weights import save_npz
-from workers.extraction.augment import compose_revisions
+from workers.extraction.augment import compose_revisions, surface_forms
 from workers.extraction.dataset import IGNORE, NO_ABSTENTION_TARGET, ExtractorRows, build_rows
 from workers.extraction.infer import WEIGHTS, ExtractorHeads, LearnedExtractor
-from workers.extraction.metrics import score_extractor
+from workers.extraction.metrics import score_extractor, score_open
 from workers.extraction.model import ExtractorModelConfig, ExtractorNet, export
+from workers.extraction.open_preferences import open_preference_events, taxonomy_statements
 
-MODEL_VERSION = "2"
+MODEL_VERSION = "3"
 
 
 @dataclass(slots=True)
@@ -47,6 +48,9 @@ class ExtractorTrainConfig:
     abstention_weight: float = 1.0
     # Two-value revisions composed from the train split (`augment.py`) added to training.
     augmented_revisions: int = 3000
+    # Authored statements on topics outside the taxonomy (`open_preferences.py`), half of them
+    # preferences (the open claim class), half the same topics without one.
+    open_statements: int = 4000
     model: ExtractorModelConfig = field(default_factory=ExtractorModelConfig)
     threads: int = 2
     # Episodes per track and split (None: all); a tiny slice for tests.
@@ -63,6 +67,26 @@ def _tensor_rows(rows: ExtractorRows) -> dict[str, torch.Tensor]:
         "scope": torch.from_numpy(rows.scope),
         "timescale": torch.from_numpy(rows.timescale),
     }
+
+
+def augmentation_rows(
+    events: list[EventRecord], cache: EmbeddingCache, cfg: ExtractorTrainConfig, seed: int
+) -> ExtractorRows:
+    """What training adds to the rows of `events` (train-split events): revisions composed
+    from them (they train the fields only), the authored open statements (`train` family) and
+    the same frames filled with taxonomy values seen in `events`."""
+    composed = compose_revisions(events, cfg.augmented_revisions, seed)
+    authored = open_preference_events(cfg.open_statements, "train", seed)
+    authored += taxonomy_statements(surface_forms(events), cfg.open_statements // 2, seed)
+    rows = build_rows(composed + authored, cache)
+    rows.has_preference[: len(composed)] = NO_ABSTENTION_TARGET
+    return rows
+
+
+def training_rows(
+    events: list[EventRecord], cache: EmbeddingCache, cfg: ExtractorTrainConfig, seed: int
+) -> ExtractorRows:
+    return build_rows(events, cache).extended(augmentation_rows(events, cache, cfg, seed))
 
 
 def fit(rows: ExtractorRows, cfg: ExtractorTrainConfig) -> ExtractorNet:
@@ -127,12 +151,10 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
     cache = EmbeddingCache(cfg.cache, get_embedder(cfg.embedder) if cfg.embedder else None)
     train_events = events_of(load_split(data_dir, "train", cfg.limit))
     dev_events = events_of(load_split(data_dir, "dev", cfg.limit))
-    augmented = compose_revisions(train_events, cfg.augmented_revisions, cfg.seed)
-    log.info("extractor: %d train events (+%d composed revisions), %d dev events",
-             len(train_events), len(augmented), len(dev_events))
-    rows = build_rows(train_events + augmented, cache)
-    rows.has_preference[len(train_events) :] = NO_ABSTENTION_TARGET
-    net = fit(rows, cfg)
+    log.info("extractor: %d train events (+%d composed revisions, +%d open statements), "
+             "%d dev events", len(train_events), cfg.augmented_revisions, cfg.open_statements,
+             len(dev_events))
+    net = fit(training_rows(train_events, cache, cfg, cfg.seed), cfg)
     arrays = export(net)
     meta: dict[str, Any] = {
         "model_version": MODEL_VERSION,
@@ -155,6 +177,10 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
         }
         log.info("%s learned %s", split, metrics[split]["learned"])
         log.info("%s deterministic %s", split, metrics[split]["deterministic"])
+    held_out_open = open_preference_events(cfg.open_statements // 4, "dev", cfg.seed)
+    build_rows(held_out_open, cache)
+    metrics["open_dev"] = score_open(learned, held_out_open)
+    log.info("open statements (held-out frames and topics) %s", metrics["open_dev"])
     metrics["abstain_threshold"] = meta["abstain_threshold"]
     metrics["weights_bytes"] = cfg.out.stat().st_size
     cfg.out.with_suffix(".metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")

@@ -11,6 +11,9 @@ from app.models.base import EMBEDDING_DIM
 # One class per (dimension, value): the value names a dimension, so the two never disagree.
 CLAIMS: tuple[tuple[str, str], ...] = tuple((d.name, v.name) for d in DIMENSIONS for v in d.values)
 CLAIM_INDEX: dict[tuple[str, str], int] = {c: i for i, c in enumerate(CLAIMS)}
+# One more claim class after the taxonomy's: a preference on something the taxonomy does not
+# cover, kept in the user's own words (`open_preferences.py`, `infer.open_hypothesis`).
+OPEN_CLAIM = len(CLAIMS)
 SCOPES: tuple[str, ...] = (GLOBAL_SCOPE, *SCOPE_DOMAINS_BY_NAME)
 SCOPE_INDEX: dict[str, int] = {s: i for i, s in enumerate(SCOPES)}
 DIRECTIONS: tuple[Direction, ...] = (Direction.prefer, Direction.avoid)
@@ -18,7 +21,7 @@ TIMESCALES: tuple[Timescale, ...] = (Timescale.permanent, Timescale.situational)
 ORIGINS: tuple[Origin, ...] = tuple(Origin)
 
 HEADS: dict[str, int] = {
-    "claim": len(CLAIMS),
+    "claim": len(CLAIMS) + 1,  # the taxonomy's (dimension, value) pairs, then OPEN_CLAIM
     "direction": len(DIRECTIONS),
     "scope": len(SCOPES),
     "timescale": len(TIMESCALES),

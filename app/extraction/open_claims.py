@@ -1,0 +1,47 @@
+"""Open claims: preferences on something the taxonomy does not cover, kept in the user's words.
+
+"I can't stand horror movies" has no taxonomy dimension; filing it under the nearest one would
+write a wrong memory, and dropping it loses a real preference. It becomes an open claim: the
+statement itself is the claim, and its subject is `open:` plus a digest of the normalized
+statement, so a repeat of the same statement corroborates it while two different statements
+never replace or contradict each other by subject (what an open claim contradicts is not
+known). Its value is the constant `stated`: the user's words live in the claim alone, which
+erasure clears everywhere, and never in the value, which it keeps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+OPEN_SUBJECT_PREFIX = "open:"
+# A longer text is a document or a message, not a statement: the clause that holds the
+# preference cannot be isolated, so no open claim is read from it.
+OPEN_MAX_CHARS = 300
+OPEN_VALUE = "stated"
+_EDGE_PUNCTUATION = re.compile(r"^[\s\W_]+|[\s\W_]+$")
+
+
+def normalized_statement(text: str) -> str:
+    """Lower case, single spaces, no leading or trailing punctuation."""
+    return _EDGE_PUNCTUATION.sub("", " ".join(text.split()).lower())
+
+
+def open_subject(text: str) -> str:
+    """The subject of the open claim `text` states (stable across case and spacing)."""
+    digest = hashlib.sha256(normalized_statement(text).encode()).hexdigest()[:16]
+    return OPEN_SUBJECT_PREFIX + digest
+
+
+def is_open_subject(subject: str | None) -> bool:
+    return subject is not None and subject.startswith(OPEN_SUBJECT_PREFIX)
+
+
+def open_statement(text: str) -> str | None:
+    """The statement an open claim keeps (single-spaced), or None when `text` is too long to
+    be one statement or holds nothing."""
+    statement = " ".join(text.split())
+    if not statement or len(statement) > OPEN_MAX_CHARS or not normalized_statement(statement):
+        return None
+    return statement
+

@@ -1,0 +1,66 @@
+"""Open claims: preferences outside the taxonomy, kept in the user's own words."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from app.extraction.base import EventInput
+from app.extraction.open_claims import (
+    OPEN_MAX_CHARS,
+    OPEN_VALUE,
+    is_open_subject,
+    open_statement,
+    open_subject,
+)
+from app.extraction.schemas import Direction, Origin, Timescale
+from workers.extraction.infer import open_hypothesis
+from workers.extraction.open_preferences import (
+    OPEN_DIMENSION,
+    PREFERENCE_FRAMES,
+    TOPICS,
+    open_preference_events,
+)
+
+NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+
+def test_a_repeat_of_a_statement_has_the_same_subject() -> None:
+    assert open_subject("I avoid  cilantro.") == open_subject("i avoid cilantro")
+    assert open_subject("I avoid cilantro.") != open_subject("I avoid olives.")
+    assert is_open_subject(open_subject("I avoid cilantro."))
+    assert not is_open_subject("answer_length")
+    assert not is_open_subject(None)
+    assert open_subject("  I avoid Cilantro!! ") == open_subject("I avoid cilantro.")
+
+
+def test_a_document_is_not_a_statement() -> None:
+    assert open_statement("x" * (OPEN_MAX_CHARS + 1)) is None
+    assert open_statement(" ... ") is None
+    assert open_statement("I avoid\n cilantro.") == "I avoid cilantro."
+
+
+def test_an_open_hypothesis_keeps_the_statement_and_refuses_protected_ones() -> None:
+    event = EventInput("I can't stand loud bars.", Origin.user, NOW)
+    hypothesis = open_hypothesis(event, Direction.avoid, Timescale.permanent, 0.9)
+    assert hypothesis is not None
+    assert (hypothesis.claim, hypothesis.value, hypothesis.direction) == (
+        "I can't stand loud bars.", OPEN_VALUE, Direction.avoid)
+    assert hypothesis.scope == "global"
+    assert hypothesis.provenance == Origin.user
+    protected = EventInput("As a devout Catholic I avoid loud bars.", Origin.user, NOW)
+    assert open_hypothesis(protected, Direction.avoid, Timescale.permanent, 0.9) is None
+    long_text = EventInput("I avoid loud bars. " * 40, Origin.user, NOW)
+    assert open_hypothesis(long_text, Direction.avoid, Timescale.permanent, 0.9) is None
+
+
+def test_authored_statements_keep_dev_frames_and_topics_out_of_training() -> None:
+    train = open_preference_events(400, "train", seed=0)
+    dev = open_preference_events(400, "dev", seed=0)
+    assert {e.dimension for e in train} == {OPEN_DIMENSION, None}
+    assert sum(e.dimension == OPEN_DIMENSION for e in train) == 200
+    held_out_topics = {t for topics in TOPICS.values() for t in topics[3::4]}
+    for event in train:
+        assert not any(topic in event.text for topic in held_out_topics), event.text
+    train_frames = {frame for frame, _ in PREFERENCE_FRAMES["train"]}
+    assert not train_frames & {frame for frame, _ in PREFERENCE_FRAMES["dev"]}
+    assert {e.text for e in train}.isdisjoint({e.text for e in dev})
