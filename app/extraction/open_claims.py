@@ -14,7 +14,19 @@ from __future__ import annotations
 import hashlib
 import re
 
+from pydantic import ValidationError
+
+from app.extraction.schemas import (
+    Direction,
+    Hypothesis,
+    Origin,
+    ProtectedAttributeError,
+    Timescale,
+)
+
 OPEN_SUBJECT_PREFIX = "open:"
+# What an extractor's answer names an open claim by, before its subject is the digest.
+OPEN_READING = "open"
 # A longer text is a document or a message, not a statement: the clause that holds the
 # preference cannot be isolated, so no open claim is read from it.
 OPEN_MAX_CHARS = 300
@@ -45,3 +57,32 @@ def open_statement(text: str) -> str | None:
         return None
     return statement
 
+
+
+def open_hypothesis(
+    text: str,
+    origin: Origin,
+    direction: Direction,
+    timescale: Timescale,
+    confidence: float,
+    sentence_index: int = 0,
+) -> Hypothesis | None:
+    """The open claim `text` states (global scope: scope domains are the taxonomy's), or None
+    for a text too long to be one statement or one that would persist a protected attribute.
+    The claim is the event's own words, never an extractor's paraphrase."""
+    statement = open_statement(text)
+    if statement is None:
+        return None
+    try:
+        return Hypothesis(
+            claim=statement,
+            subject=open_subject(statement),
+            value=OPEN_VALUE,
+            direction=direction,
+            timescale=timescale,
+            confidence=confidence,
+            provenance=origin,
+            sentence_index=sentence_index,
+        )
+    except (ProtectedAttributeError, ValidationError):
+        return None

@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
-from app.extraction.base import EventInput
 from app.extraction.open_claims import (
     OPEN_MAX_CHARS,
     OPEN_VALUE,
     is_open_subject,
+    open_hypothesis,
     open_statement,
     open_subject,
 )
 from app.extraction.schemas import Direction, Origin, Timescale
-from workers.extraction.infer import open_hypothesis
 from workers.extraction.open_preferences import (
     OPEN_DIMENSION,
     PREFERENCE_FRAMES,
     TOPICS,
     open_preference_events,
 )
-
-NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
 
 def test_a_repeat_of_a_statement_has_the_same_subject() -> None:
@@ -40,17 +35,19 @@ def test_a_document_is_not_a_statement() -> None:
 
 
 def test_an_open_hypothesis_keeps_the_statement_and_refuses_protected_ones() -> None:
-    event = EventInput("I can't stand loud bars.", Origin.user, NOW)
-    hypothesis = open_hypothesis(event, Direction.avoid, Timescale.permanent, 0.9)
+    hypothesis = open_hypothesis("I can't stand loud bars.", Origin.user, Direction.avoid,
+                                 Timescale.permanent, 0.9)
     assert hypothesis is not None
     assert (hypothesis.claim, hypothesis.value, hypothesis.direction) == (
         "I can't stand loud bars.", OPEN_VALUE, Direction.avoid)
     assert hypothesis.scope == "global"
     assert hypothesis.provenance == Origin.user
-    protected = EventInput("As a devout Catholic I avoid loud bars.", Origin.user, NOW)
-    assert open_hypothesis(protected, Direction.avoid, Timescale.permanent, 0.9) is None
-    long_text = EventInput("I avoid loud bars. " * 40, Origin.user, NOW)
-    assert open_hypothesis(long_text, Direction.avoid, Timescale.permanent, 0.9) is None
+    protected = "As a devout Catholic I avoid loud bars."
+    assert open_hypothesis(protected, Origin.user, Direction.avoid, Timescale.permanent,
+                           0.9) is None
+    long_text = "I avoid loud bars. " * 40
+    assert open_hypothesis(long_text, Origin.user, Direction.avoid, Timescale.permanent,
+                           0.9) is None
 
 
 def test_authored_statements_keep_dev_frames_and_topics_out_of_training() -> None:

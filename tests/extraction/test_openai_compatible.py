@@ -25,6 +25,7 @@ from app.core.config import Settings
 from app.extraction import openai_compatible as oc
 from app.extraction import service as extraction_service
 from app.extraction.base import EventInput, Extractor
+from app.extraction.open_claims import is_open_subject
 from app.extraction.openai_compatible import (
     MAX_HYPOTHESES_PER_EVENT,
     SCOPES,
@@ -216,8 +217,11 @@ class TestSchema:
     def test_enums_come_from_the_taxonomy(self) -> None:
         schema = response_schema()
         branches = schema["properties"]["hypotheses"]["items"]["anyOf"]
-        assert len(branches) == len(DIMENSIONS)
-        for dimension, branch in zip(DIMENSIONS, branches, strict=True):
+        assert len(branches) == len(DIMENSIONS) + 1
+        opened = branches[-1]["properties"]
+        assert (opened["subject"]["enum"], opened["value"]["enum"], opened["scope"]["enum"]) == (
+            ["open"], ["stated"], ["global"])
+        for dimension, branch in zip(DIMENSIONS, branches[:-1], strict=True):
             props = branch["properties"]
             assert props["subject"]["enum"] == [dimension.name]
             assert props["value"]["enum"] == [v.name for v in dimension.values]
@@ -333,6 +337,34 @@ class TestAbstention:
     ) -> None:
         server.reply = Reply(content=None, refusal="I can't help with that.")
         assert extractor.extract(_event()).abstain_reason == "backend_refused"
+
+
+class TestOpenClaims:
+    """A preference the taxonomy does not cover: the model says `open`, the claim is the
+    event's own sentence, never the model's words."""
+
+    def test_the_sentence_is_the_claim(
+        self, server: FakeServer, extractor: OpenAICompatibleExtractor
+    ) -> None:
+        text = "Thanks for the list. I can't stand horror movies, so skip those."
+        server.reply = Reply(content=_answer(
+            [_reading("open", "stated", direction="avoid", sentence_index=1)]))
+        [hypothesis] = extractor.extract(_event(text)).hypotheses
+        assert hypothesis.claim == "I can't stand horror movies, so skip those."
+        assert is_open_subject(hypothesis.subject)
+        assert (hypothesis.value, hypothesis.direction, hypothesis.scope) == (
+            "stated", Direction.avoid, "global")
+        assert hypothesis.sentence_index == 1
+
+    @pytest.mark.parametrize("reading", [
+        _reading("open", "I love horror movies"),  # the model's words are never a value
+        _reading("open", "stated", scope="cooking"),
+    ])
+    def test_anything_but_the_open_branch_voids_the_answer(
+        self, server: FakeServer, extractor: OpenAICompatibleExtractor, reading: dict[str, Any]
+    ) -> None:
+        server.reply = Reply(content=_answer([reading]))
+        assert extractor.extract(_event()).abstain_reason == "invalid_output"
 
 
 class TestOutOfTaxonomy:

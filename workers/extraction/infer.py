@@ -24,13 +24,11 @@ from pydantic import ValidationError
 from app.core.embeddings import Embedder, get_embedder
 from app.extraction.base import EventInput
 from app.extraction.deterministic import DeterministicExtractor, claim_text
-from app.extraction.open_claims import OPEN_VALUE, open_statement, open_subject
+from app.extraction.open_claims import open_hypothesis
 from app.extraction.schemas import (
-    Direction,
     Extraction,
     Hypothesis,
     ProtectedAttributeError,
-    Timescale,
     protected_category,
 )
 from app.extraction.taxonomy import DIMENSIONS
@@ -103,7 +101,8 @@ def _hypothesis(
     confidence = float(probs["has_preference"][row]) * float(probs["claim"][row, claim_index])
     confidence = round(min(0.99, max(0.05, confidence)), 3)
     if claim_index == OPEN_CLAIM:
-        return open_hypothesis(event, direction, timescale, confidence)
+        text = event.text[:MAX_TEXT_CHARS] if isinstance(event.text, str) else ""
+        return open_hypothesis(text, event.origin, direction, timescale, confidence)
     dimension_name, value = CLAIMS[claim_index]
     dimension = _DIMENSIONS[dimension_name]
     scope = SCOPES[int(np.argmax(probs["scope"][row]))]
@@ -116,29 +115,6 @@ def _hypothesis(
             value=value,
             direction=direction,
             scope=scope,
-            timescale=timescale,
-            confidence=confidence,
-            provenance=event.origin,
-        )
-    except (ProtectedAttributeError, ValidationError):
-        return None
-
-
-def open_hypothesis(
-    event: EventInput, direction: Direction, timescale: Timescale, confidence: float
-) -> Hypothesis | None:
-    """A preference the taxonomy does not cover, kept as the user's statement (global scope:
-    the scope head only knows the taxonomy's domains). None for a text too long to be one
-    statement, or one that would persist a protected attribute."""
-    statement = open_statement(event.text)
-    if statement is None:
-        return None
-    try:
-        return Hypothesis(
-            claim=statement,
-            subject=open_subject(statement),
-            value=OPEN_VALUE,
-            direction=direction,
             timescale=timescale,
             confidence=confidence,
             provenance=event.origin,
