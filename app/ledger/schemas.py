@@ -41,11 +41,14 @@ class NodePage(BaseModel):
 
 class NodePatch(BaseModel):
     """A user's correction. `state: active` confirms a quarantined claim (or restores a
-    retired one); `state: evicted` rejects it."""
+    retired one); `state: evicted` rejects it. `direction` turns a claim the extractor read
+    backwards ("I tend to steer clear of X" stored as a preference for X); it is applied
+    after a new `claim` is read."""
 
     model_config = ConfigDict(extra="forbid")
 
     claim: str | None = Field(default=None, min_length=1, max_length=512)
+    direction: Literal["prefer", "avoid"] | None = None
     scope: str | None = Field(default=None, max_length=64, pattern=r"^[a-z0-9_\-]+$")
     layer: Literal["stable", "contextual", "transient"] | None = None
     state: Literal["active", "evicted"] | None = None

@@ -14,8 +14,10 @@ from app.core.embeddings import embed_one
 from app.core.errors import InvalidInput, NotFound
 from app.events import repository as events_repository
 from app.extraction.base import EventInput
-from app.extraction.schemas import Origin
+from app.extraction.deterministic import claim_text
+from app.extraction.schemas import Direction, Origin, Timescale
 from app.extraction.service import get_extractor
+from app.extraction.taxonomy import DIMENSIONS_BY_NAME
 from app.ledger import repository
 from app.ledger.schemas import (
     ErasureReceipt,
@@ -24,7 +26,7 @@ from app.ledger.schemas import (
     NodePage,
     NodePatch,
 )
-from app.ledger.service import decayed_confidence, promote, retire
+from app.ledger.service import decayed_confidence, promote, retire, supersede_conflicting
 from app.models import Clarification, Event, HypothesisRow, Node, NodeLineage, NodeVersion, User
 from app.models.base import utcnow
 from app.models.enums import NodeState
@@ -143,6 +145,9 @@ def correct_node(
         if patch.claim is not None and patch.claim != node.claim:
             _rewrite_claim(node, patch.claim)
             edits.append("claim")
+        if patch.direction is not None and patch.direction != node.direction:
+            _turn(node, patch.direction)
+            edits.append("direction")
         if patch.scope is not None and patch.scope != node.scope:
             node.scope = patch.scope
             edits.append("scope")
@@ -152,6 +157,9 @@ def correct_node(
         if edits:
             node.version += 1
             repository.add_version(db, node, "user_corrected", now)
+            if "direction" in edits and node.state == NodeState.active.value:
+                # A corrected claim is a confirmed one: it replaces what it contradicts.
+                supersede_conflicting(db, node, now, None, None)
         changed.extend(edits)
         attrs["capture.node.changed"] = changed
     db.flush()
@@ -168,6 +176,23 @@ def _rewrite_claim(node: Node, claim: str) -> None:
     if len(extraction.hypotheses) == 1:
         h = extraction.hypotheses[0]
         node.subject, node.value, node.direction = h.subject, h.value, h.direction.value
+
+
+def _turn(node: Node, direction: str) -> None:
+    """Set the claim's direction; a taxonomy claim worded canonically is reworded to match
+    (an open claim keeps the user's words)."""
+    dimension = DIMENSIONS_BY_NAME.get(node.subject)
+    value, scope, timescale = node.value, node.scope, Timescale(node.timescale)
+    reworded = None
+    if dimension is not None and value is not None:
+        before = claim_text(dimension, value, Direction(node.direction), scope, timescale)
+        if node.claim == before:
+            reworded = claim_text(dimension, value, Direction(direction), scope, timescale)
+    node.direction = direction
+    if reworded is not None:
+        node.claim = reworded
+        node.claim_sha256 = hashlib.sha256(reworded.encode()).hexdigest()
+        node.embedding = embed_one(reworded)
 
 
 def _resolve_clarifications(db: Session, node: Node, answer: str) -> None:

@@ -235,6 +235,38 @@ class TestOpenClaims:
         assert found.status_code == 200, found.text
         assert found.json()["memories"][0]["claim"].startswith("I can't stand horror movies")
 
+    def test_a_claim_read_backwards_is_turned(self, client: TestClient,
+                                              tenant_a: Any) -> None:
+        h = tenant_a.headers()
+        _write(client, h, "I prefer short answers.")
+        _write(client, h, "I can't stand horror movies, please never suggest them.",
+               at="2026-11-01T09:01:00Z")
+        nodes = {n["subject"]: n for n in _nodes(client, h)}
+        short = nodes["answer_length"]
+        turned = client.patch(f"/v1/users/alice/nodes/{short['id']}", headers=h,
+                              json={"direction": "avoid"}).json()
+        assert (turned["direction"], turned["claim"], turned["version"]) == (
+            "avoid", "Avoids short answers", short["version"] + 1)
+        opened = next(n for s, n in nodes.items() if s.startswith("open:"))
+        back = client.patch(f"/v1/users/alice/nodes/{opened['id']}", headers=h,
+                            json={"direction": "prefer"}).json()
+        assert back["direction"] == "prefer"
+        assert back["claim"] == opened["claim"]  # the user's words are kept
+        assert client.patch(f"/v1/users/alice/nodes/{opened['id']}", headers=h,
+                            json={"direction": "sideways"}).status_code == 422
+
+    def test_a_turned_claim_replaces_what_it_contradicts(self, client: TestClient,
+                                                         tenant_a: Any) -> None:
+        h = tenant_a.headers()
+        _write(client, h, "I prefer short answers.")
+        _write(client, h, "I don't want detailed answers.", at="2026-11-01T09:01:00Z")
+        detailed = next(n for n in _nodes(client, h) if n["value"] == "detailed")
+        assert detailed["direction"] == "avoid"
+        client.patch(f"/v1/users/alice/nodes/{detailed['id']}", headers=h,
+                     json={"direction": "prefer"})
+        states = {n["value"]: n["state"] for n in _nodes(client, h)}
+        assert states == {"detailed": "active", "short": "superseded"}
+
     def test_erasing_an_open_claim_leaves_its_words_nowhere(
             self, client: TestClient, tenant_a: Any, db: Session) -> None:
         h = tenant_a.headers()
