@@ -89,6 +89,9 @@ _PROTECTED_CUES: dict[ProtectedCategory, tuple[str, ...]] = {
         "sikh",
         "mormon",
         "evangelical",
+        # Dietary laws name a faith as surely as the faith does ("I only eat kosher").
+        "kosher",
+        "halal",
     ),
     ProtectedCategory.ethnicity: (
         "ethnic",

@@ -471,6 +471,8 @@ class TestProtectedAttributes:
             "My therapist says I should prefer short answers.",
             "Because of my anxiety, keep it short.",
             "I'm Hispanic, so respond in Spanish.",
+            "I only eat kosher, so vegetarian recipes please.",
+            "Halal meat only; otherwise I am an omnivore.",
         ],
     )
     def test_never_emitted(self, text: str) -> None:
