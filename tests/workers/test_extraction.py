@@ -13,7 +13,12 @@ from app.extraction.open_claims import is_open_subject
 from app.extraction.schemas import Direction, Origin
 from tests.workers.conftest import SLICE
 from workers.common.weights import load_npz, save_npz
-from workers.extraction.infer import ExtractorHeads, LearnedExtractor
+from workers.extraction.infer import (
+    ExtractorHeads,
+    LearnedExtractor,
+    join_members,
+    split_members,
+)
 from workers.extraction.model import ExtractorModelConfig, ExtractorNet, export
 from workers.extraction.train import ExtractorTrainConfig, main
 
@@ -50,6 +55,24 @@ class TestNumpyForwardMatchesTorch:
         assert np.allclose(got["has_preference"], torch.sigmoid(expected["has_preference"]),
                            atol=1e-5)
         assert np.allclose(got["claim"], expected["claim"].softmax(-1), atol=1e-5)
+
+
+class TestEnsemble:
+    def test_members_round_trip_and_average(self, work: Path) -> None:
+        torch.manual_seed(0)
+        nets = [ExtractorNet(ExtractorModelConfig()).eval() for _ in range(3)]
+        x = torch.randn(4, nets[0].config.input_dim).numpy()
+        singles = [ExtractorHeads(export(net), {}).forward(x) for net in nets]
+        path = work / "ensemble.npz"
+        save_npz(path, join_members([export(net) for net in nets]), {"abstain_threshold": 0.5})
+        heads = ExtractorHeads(*load_npz(path))
+        assert len(heads.members) == 3
+        got = heads.forward(x)
+        for name in ("has_preference", "claim", "direction"):
+            assert np.allclose(got[name], np.mean([o[name] for o in singles], axis=0),
+                               atol=1e-6)
+        [single] = split_members(export(nets[0]))  # a plain network is one member
+        assert set(single) == set(export(nets[0]))
 
 
 class TestShippedExtractor:

@@ -14,7 +14,6 @@ import json
 import zlib
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -26,10 +25,10 @@ from workers.common.episodes import Episode, EventRecord, events_of
 from workers.common.progress import log
 from workers.extraction.dataset import ExtractorRows, build_rows
 from workers.extraction.infer import ExtractorHeads, LearnedExtractor
-from workers.extraction.model import ExtractorNet, export
 
-# fit_fold(rows of the training folds, fold index, the training folds' events) -> network
-FitFn = Callable[[ExtractorRows, int, list[EventRecord]], ExtractorNet]
+# fit_fold(rows of the training folds, fold index, the training folds' events) -> the arrays
+# of a network or an ensemble (`infer.join_members`)
+FitFn = Callable[[ExtractorRows, int, list[EventRecord]], dict[str, np.ndarray]]
 
 
 def family_folds(events: list[EventRecord], folds: int) -> np.ndarray:
@@ -68,8 +67,8 @@ def out_of_fold(
         log.info("out-of-fold extractor %d/%d: %d held-out events",
                  fold + 1, folds, int(held.sum()))
         fold_events = [e for e, h in zip(events, held, strict=True) if not h]
-        net = fit_fold(rows.subset(~held), fold, fold_events)
-        heads = ExtractorHeads(export(net), {"abstain_threshold": final.heads.threshold})
+        arrays = fit_fold(rows.subset(~held), fold, fold_events)
+        heads = ExtractorHeads(arrays, {"abstain_threshold": final.heads.threshold})
         reader = _Reader(final, heads)
         index = np.flatnonzero(held)
         for i, extraction in zip(
@@ -124,7 +123,7 @@ def read_train_out_of_fold(
     base = extraction_train.ExtractorTrainConfig(seed=seed, epochs=epochs, threads=threads)
     key = hashlib.sha256(
         json.dumps([extractor.version, seed, folds, epochs, base.augmented_revisions,
-                    base.open_statements,
+                    base.open_statements, base.ensemble,
                     [hashlib.sha1(e.text.encode()).hexdigest() for e in events]]).encode()
     ).hexdigest()[:16]
     path = work_dir / f"oof-{key}.json"
@@ -133,11 +132,16 @@ def read_train_out_of_fold(
         return [None if h is None else Hypothesis.model_validate(h) for h in raw]
     rows = build_rows(events, cache)
 
-    def fit_fold(subset: ExtractorRows, fold: int, fold_events: list[EventRecord]) -> ExtractorNet:
-        # As the shipped extractor is trained, with augmentation drawn from these folds only.
-        fold_seed = seed + 1 + fold
-        extra = extraction_train.augmentation_rows(fold_events, cache, base, fold_seed)
-        return extraction_train.fit(subset.extended(extra), replace(base, seed=fold_seed))
+    def fit_fold(
+        subset: ExtractorRows, fold: int, fold_events: list[EventRecord]
+    ) -> dict[str, np.ndarray]:
+        # As the shipped extractor is trained (an ensemble of the same size), with
+        # augmentation drawn from these folds only.
+        def rows_for(member_seed: int) -> ExtractorRows:
+            extra = extraction_train.augmentation_rows(fold_events, cache, base, member_seed)
+            return subset.extended(extra)
+
+        return extraction_train.fit_ensemble(rows_for, base, seed + 1 + 10 * fold)
 
     hypotheses = first_hypotheses(out_of_fold(events, rows, extractor, folds, fit_fold))
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -56,40 +56,68 @@ Array = npt.NDArray[np.float32]
 
 
 class ExtractorHeads:
-    """The numpy forward pass over loaded weights."""
+    """The numpy forward pass over loaded weights: one network, or an ensemble whose members'
+    arrays are stored as `member<k>/<name>` and whose probabilities are averaged."""
 
     def __init__(self, arrays: dict[str, Array], meta: dict[str, object]) -> None:
         self.arrays = arrays
         self.meta = meta
         threshold = meta.get("abstain_threshold", 0.5)
         self.threshold = float(threshold) if isinstance(threshold, int | float) else 0.5
+        self.members = split_members(arrays)
         # Weights from before the kept/rejected sides (model version 1) still load.
-        self.legacy = "side.weight" not in arrays
+        self.legacy = "side.weight" not in self.members[0]
 
     def forward(self, x: Array) -> dict[str, Array]:
-        """x (N, 1213) → has_preference (N,) probabilities and per-field (N, n) probabilities."""
+        """x (N, 1213) → has_preference (N,) probabilities and per-field (N, n) probabilities,
+        averaged over the members."""
+        outs = [self._forward(member, x) for member in self.members]
+        if len(outs) == 1:
+            return outs[0]
+        return {name: np.mean([o[name] for o in outs], axis=0) for name in outs[0]}
+
+    def _forward(self, arrays: dict[str, Array], x: Array) -> dict[str, Array]:
         base, kept, rejected, has_rejected = (x[:, part] for part in INPUT_PARTS)
-        z = npmlp.relu(npmlp.linear(self.arrays, "trunk1", base))  # (N, H)
-        z = npmlp.relu(npmlp.linear(self.arrays, "trunk2", z))  # (N, H)
+        z = npmlp.relu(npmlp.linear(arrays, "trunk1", base))  # (N, H)
+        z = npmlp.relu(npmlp.linear(arrays, "trunk2", z))  # (N, H)
         logits = {
-            name: npmlp.linear(self.arrays, f"heads.{name}", z)
+            name: npmlp.linear(arrays, f"heads.{name}", z)
             for name in ("direction", "scope", "timescale")
         }
         if self.legacy:  # version-1 weights: the claim from the trunk alone
-            logits["claim"] = npmlp.linear(self.arrays, "heads.claim", z)
+            logits["claim"] = npmlp.linear(arrays, "heads.claim", z)
         else:
-            sides = [npmlp.relu(npmlp.linear(self.arrays, "side", s)) for s in (kept, rejected)]
+            sides = [npmlp.relu(npmlp.linear(arrays, "side", s)) for s in (kept, rejected)]
             claim_in = np.concatenate([z, *sides, has_rejected], axis=1)  # (N, H + 2S + 1)
             logits["claim"] = (
-                npmlp.linear(self.arrays, "heads.claim", claim_in)
-                + npmlp.linear(self.arrays, "probe_kept", kept)
-                + npmlp.linear(self.arrays, "probe_rejected", rejected)
+                npmlp.linear(arrays, "heads.claim", claim_in)
+                + npmlp.linear(arrays, "probe_kept", kept)
+                + npmlp.linear(arrays, "probe_rejected", rejected)
             )
         out = {name: npmlp.softmax(value) for name, value in logits.items()}
-        out["has_preference"] = npmlp.sigmoid(
-            npmlp.linear(self.arrays, "has_preference", z)[:, 0]
-        )
+        out["has_preference"] = npmlp.sigmoid(npmlp.linear(arrays, "has_preference", z)[:, 0])
         return out
+
+
+def join_members(members: list[dict[str, Array]]) -> dict[str, Array]:
+    """One array dict holding every member (a single network keeps its plain names)."""
+    if len(members) == 1:
+        return members[0]
+    return {
+        f"member{k}/{name}": array
+        for k, arrays in enumerate(members)
+        for name, array in arrays.items()
+    }
+
+
+def split_members(arrays: dict[str, Array]) -> list[dict[str, Array]]:
+    if not any(name.startswith("member") and "/" in name for name in arrays):
+        return [arrays]
+    members: dict[int, dict[str, Array]] = {}
+    for name, array in arrays.items():
+        prefix, _, rest = name.partition("/")
+        members.setdefault(int(prefix.removeprefix("member")), {})[rest] = array
+    return [members[k] for k in sorted(members)]
 
 
 def _hypothesis(
