@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from app.core.embeddings import Embedder, get_embedder
 from app.extraction.base import EventInput
 from app.extraction.deterministic import DeterministicExtractor, claim_text
-from app.extraction.open_claims import open_hypothesis
+from app.extraction.open_claims import open_hypothesis, open_refusal
 from app.extraction.schemas import (
     Extraction,
     Hypothesis,
@@ -225,14 +225,11 @@ class LearnedExtractor:
             return self._abstain("no_preference")
         hypothesis = _hypothesis(probs, row, event)
         if hypothesis is None:
-            # The schema refused it (a protected attribute), or an open claim's text is too
-            # long to be one statement.
-            return self._abstain(
-                "open_claim_unreadable"
-                if int(np.argmax(probs["claim"][row])) == OPEN_CLAIM
-                and protected_category(event.text) is None
-                else "protected_attribute"
-            )
+            # The schema refused it (a protected attribute), or the text cannot be kept as an
+            # open claim (a document, or it holds an address).
+            refusal = (open_refusal(event.text[:MAX_TEXT_CHARS])
+                       if int(np.argmax(probs["claim"][row])) == OPEN_CLAIM else None)
+            return self._abstain(refusal or "protected_attribute")
         return Extraction(
             hypotheses=(hypothesis,), extractor=self.name, extractor_version=self.version
         )
