@@ -70,7 +70,9 @@ def open_refusal(text: str) -> str | None:
 def open_statement(text: str) -> str | None:
     """The statement an open claim keeps (single-spaced), or None when `open_refusal` gives a
     reason not to keep one."""
-    return None if open_refusal(text) else " ".join(text.split())
+    statement = " ".join(text.split())
+    return None if open_refusal(statement) else statement
+
 
 def open_hypothesis(
     text: str,

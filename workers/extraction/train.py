@@ -87,12 +87,6 @@ def augmentation_rows(
     return rows
 
 
-def training_rows(
-    events: list[EventRecord], cache: EmbeddingCache, cfg: ExtractorTrainConfig, seed: int
-) -> ExtractorRows:
-    return build_rows(events, cache).extended(augmentation_rows(events, cache, cfg, seed))
-
-
 def fit_ensemble(
     rows_for: Callable[[int], ExtractorRows], cfg: ExtractorTrainConfig, seed: int
 ) -> dict[str, np.ndarray]:
@@ -171,7 +165,12 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
     log.info("extractor: %d train events (+%d composed revisions, +%d open statements), "
              "%d dev events", len(train_events), cfg.augmented_revisions, cfg.open_statements,
              len(dev_events))
-    arrays = fit_ensemble(lambda seed: training_rows(train_events, cache, cfg, seed), cfg, cfg.seed)
+    rows = build_rows(train_events, cache)  # once; each member adds its own augmentation
+    arrays = fit_ensemble(
+        lambda seed: rows.extended(augmentation_rows(train_events, cache, cfg, seed)),
+        cfg,
+        cfg.seed,
+    )
     meta: dict[str, Any] = {
         "model_version": MODEL_VERSION,
         "kind": "extractor",
