@@ -88,12 +88,16 @@ def top_cited(cited: Sequence[str], memories: Sequence[Memory],
     return ordered[:limit]
 
 
-def same_output(a: Decoded, b: Decoded) -> bool:
-    if a.ties or b.ties:  # undetermined: the same only as the very same tie
-        return ({a.index, *a.ties} == {b.index, *b.ties}) and a.refused == b.refused
-    if a.index is not None or b.index is not None:
-        return a.index == b.index and a.refused == b.refused
-    return a.text.strip() == b.text.strip()
+def same_output(factual: Decoded, without: Decoded) -> bool:
+    """Whether the decoder, without the node, may still produce the factual output. For a
+    selection decoder: the factual choice is among the counterfactual's best (its choice or
+    a candidate it cannot tell from it), so removing the node showed no change; the
+    difference in expected utility, Inf, then decides whether the citation is kept."""
+    if factual.refused or without.refused:
+        return factual.refused == without.refused
+    if factual.index is not None or without.index is not None:
+        return factual.index in {without.index, *without.ties}
+    return factual.text.strip() == without.text.strip()
 
 
 def counterfactual(

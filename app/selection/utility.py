@@ -3,13 +3,17 @@
 A small model over frozen sentence embeddings (numpy at inference; trained with torch by
 `capture train utility`, see workers/selection/train.py). For each memory m and candidate c:
 
-    value evidence  log p(m.value | c, m.subject) + log |values|   (0 = no evidence)
-                    a softmax over the subject's values v, and a "none" slot, of
+    value evidence  e(c, m) · [log p(m.value | c, m.subject) + log |values|]  (0 = none)
+                    a softmax over the subject's values v of
                     t · cos(P c, P phrase(v)) + w_δ · (P c)·δ[subject, v] + θ[subject, v] · style(c)
                     phrase(v): the value's claim plus its description (descriptions.py)
                     δ: how a train-split candidate following v differs from its family's
                        mean (one situation written once per value), averaged over families
-                    none: ν[subject] · style(c) + ν₀[subject] ("follows none of them")
+                    e: P(c expresses some value of the subject at all), a logistic read-off
+                       σ(a[subject] · max_v cos(P c, P phrase(v)) + b[subject]) fitted on the
+                       train candidates (v3): a memory about something no candidate touches
+                       moves no candidate. r_p v2 had, instead of e, a "none" slot in the
+                       softmax (ν[subject] · style(c) + ν₀[subject]); its weights still load.
     claim match     cos(P c, P claim(m)), only for a memory the taxonomy does not know (a
                     known memory's claim is in its phrase; the raw cosine is topical)
     relevance       softmax over memories (and a "none" slot) of
@@ -82,6 +86,11 @@ class UtilityWeights:
     # (len(SUBJECTS), N_FEATURES + 1): the "none of its values" slot of each dimension's
     # softmax, a weight per style feature and a bias (None: no such slot, as untrained).
     none_slot: Array | None = None
+    # (len(SUBJECTS), 2): per dimension, a logistic read-off (slope, bias) of "c expresses
+    # some value of this dimension" from c's cosine to the closest value phrase. When
+    # present it replaces the none slot: value evidence is a softmax over the values alone,
+    # scaled by this probability.
+    presence: Array | None = None
 
     @classmethod
     def initial(cls, dim: int = 384, rank: int = 0,
@@ -112,6 +121,7 @@ class UtilityWeights:
                 meta,
                 data["offsets"].astype(np.float32) if "offsets" in data.files else None,
                 data["none_slot"].astype(np.float32) if "none_slot" in data.files else None,
+                data["presence"].astype(np.float32) if "presence" in data.files else None,
             )
 
     def save(self, path: Path) -> None:
@@ -127,6 +137,8 @@ class UtilityWeights:
         }
         if self.none_slot is not None:
             arrays["none_slot"] = self.none_slot.astype(np.float32)
+        if self.presence is not None:
+            arrays["presence"] = self.presence.astype(np.float32)
         np.savez_compressed(path, **arrays)
 
     def value_offsets(self, dim: int = 384) -> Array:
@@ -177,7 +189,7 @@ class PreferenceUtility:
         out: Array = self.embedder.embed(list(texts)).astype(np.float32)
         return out
 
-    def _phrases(self, subject: str) -> tuple[Array, npt.NDArray[np.bool_]]:
+    def value_phrases(self, subject: str) -> tuple[Array, npt.NDArray[np.bool_]]:
         with self._lock:
             cached = self._phrase_cache.get(subject)
         if cached is not None:
@@ -223,7 +235,7 @@ class PreferenceUtility:
         for i, memory in enumerate(memories):
             if memory.known:
                 assert memory.subject is not None
-                phrases[i], mask[i] = self._phrases(memory.subject)
+                phrases[i], mask[i] = self.value_phrases(memory.subject)
                 names = [v.name for v in DIMENSIONS_BY_NAME[memory.subject].values]
                 value_index[i] = names.index(str(memory.value))
                 subject_index[i] = SUBJECTS.index(memory.subject)
@@ -282,7 +294,14 @@ def utility_logits(w: UtilityWeights, prompt: Array, candidates: Array, style: A
     logits = np.where(f.phrase_mask[None],
                       temperature * sim + p["w_offset"] * np.einsum("cd,mkd->cmk", c, offsets)
                       + np.einsum("cf,mkf->cmk", style, theta), -1e9)
-    if w.none_slot is not None:  # "follows none of the dimension's values"
+    expressed = np.ones((c.shape[0], count), dtype=np.float32)
+    if w.presence is not None:
+        # P(c speaks to the memory's dimension at all): evidence counts only that far, so a
+        # memory about something no candidate touches moves no candidate.
+        head = w.presence[np.maximum(f.subject_index, 0)]  # (M, 2): slope, bias
+        closest = np.where(f.phrase_mask[None], sim, -1.0).max(-1)  # (C, M)
+        expressed = 1.0 / (1.0 + np.exp(-(head[:, 0] * closest + head[:, 1])))
+    elif w.none_slot is not None:  # "follows none of the dimension's values"
         none = w.none_slot[np.maximum(f.subject_index, 0)]  # (M, F + 1)
         logits = np.concatenate([logits, (style @ none[:, :-1].T + none[:, -1])[..., None]], -1)
     top = logits.max(axis=-1, keepdims=True)
@@ -291,7 +310,8 @@ def utility_logits(w: UtilityWeights, prompt: Array, candidates: Array, style: A
     index = np.where(known, f.value_index, 0)
     picked = np.take_along_axis(logits, index[None, :, None].repeat(c.shape[0], 0), -1)
     n_values = np.maximum(f.phrase_mask.sum(-1), 1).astype(np.float32)  # (M,)
-    value_evidence = np.where(known[None], (picked - lse)[..., 0] + np.log(n_values)[None], 0.0)
+    value_evidence = np.where(
+        known[None], expressed * ((picked - lse)[..., 0] + np.log(n_values)[None]), 0.0)
     # A known memory is read only through its value evidence, which is contrastive within the
     # dimension; the raw claim cosine is topical (a code sample is far from any sentence about
     # comments) and counts only for a free-text claim the taxonomy does not know.

@@ -17,7 +17,8 @@ from app.audit.counterfactual import (
 )
 from app.selection.memory import Memory
 from app.selection.safety import SafetyAssessment
-from workers.audit.reselect import ReselectDecoder
+from app.selection.selector import Selection, SelectorConfig, decide
+from workers.audit.reselect import ReselectDecoder, indifferent
 
 MEMORIES = [Memory("diet", subject="diet", value="vegan"),
             Memory("tone", subject="tone", value="casual"),
@@ -98,10 +99,16 @@ class TestSameOutput:
         assert same_output(Decoded("hi "), Decoded("hi"))
         assert not same_output(Decoded("hi"), Decoded("hello"))
 
-    def test_a_tie_is_never_the_same_as_a_determined_choice(self) -> None:
-        assert not same_output(Decoded("a", 0), Decoded("a", 0, ties=(1, 2)))
-        assert same_output(Decoded("a", 0, ties=(1,)), Decoded("b", 1, ties=(0,)))
-        assert not same_output(Decoded("a", 0, ties=(1,)), Decoded("a", 0, ties=(2,)))
+    def test_unchanged_while_the_factual_choice_is_among_the_best_without_the_node(self) -> None:
+        assert same_output(Decoded("a", 0), Decoded("a", 0, ties=(1, 2)))
+        assert same_output(Decoded("a", 0), Decoded("b", 1, ties=(0,)))
+        assert same_output(Decoded("a", 0, ties=(1,)), Decoded("a", 0, ties=(2,)))
+        assert not same_output(Decoded("a", 0), Decoded("b", 1, ties=(2,)))
+        assert not same_output(Decoded("a", 0, ties=(1,)), Decoded("b", 1))
+
+    def test_a_refusal_differs_from_any_choice(self) -> None:
+        assert not same_output(Decoded("a", 0), Decoded("no", None, refused=True))
+        assert not same_output(Decoded("no", None, refused=True), Decoded("a", 0, ties=(1,)))
 
 
 class TieDecoder:
@@ -129,12 +136,26 @@ class TestTies:
                                  utility=KeywordUtility())  # type: ignore[arg-type]
         by_node = {c.node_id: c for c in outcome.citations}
         diet = by_node["diet"]
-        assert diet.selection_changed
+        # Without the node the factual choice is one of three the decoder cannot tell
+        # apart: not shown to change, but the expected utility drops, so it is kept.
+        assert not diet.selection_changed
         assert diet.kept
         # U(without) is the mean over the tie: (1.0 + 0.2 + 0.2) / 3.
         assert diet.counterfactual_utility == pytest.approx(1.4 / 3, abs=1e-5)
         assert diet.influence == pytest.approx(1.0 - 1.4 / 3, abs=1e-5)
         assert not by_node["tone"].kept  # removing it leaves the determined choice
+
+    def test_reselect_reports_candidates_within_the_margin_as_ties(self) -> None:
+        def selection(*r_p: float) -> Selection:
+            return decide(list(r_p), [SafetyAssessment(0.0, None)] * len(r_p), SelectorConfig())
+
+        assert indifferent(selection(0.70, 0.68, 0.30)) == (1,)
+        assert indifferent(selection(0.70, 0.60, 0.30)) == ()
+        assert indifferent(selection(0.70, 0.68, 0.30), margin=0.01) == ()
+        # An out-of-bound candidate is never among the ties, however close its r_p.
+        bounded = decide([0.70, 0.70], [SafetyAssessment(0.0, None),
+                                        SafetyAssessment(0.9, "credentials")], SelectorConfig())
+        assert indifferent(bounded) == ()
 
     def test_reselect_reports_exact_ties_with_no_memory(self) -> None:
         candidates = ["Week plan: tofu curry.", "Week plan: pork chops."]

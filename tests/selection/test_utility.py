@@ -56,6 +56,43 @@ class TestTwins:
         assert logits == pytest.approx(expected, abs=1e-3)
 
 
+class TestPresence:
+    def test_numpy_and_torch_agree_with_a_presence_read_off(self) -> None:
+        base = _random_weights(1)
+        rng = np.random.default_rng(1)
+        presence = np.stack([rng.normal(8, 2, 16), rng.normal(-2, 1, 16)], 1)
+        weights = UtilityWeights(base.params, base.proj_u, base.proj_v, base.style, {},
+                                 base.offsets, None, presence.astype(np.float32))
+        model = PreferenceUtility(weights, HashingEmbedder())
+        example = PoolExample("e", "T1", "Suggest a dinner.", "diet", "global", "vegan",
+                              MEMORIES, CANDIDATES, ("vegan", "omnivore", None), (1, 0, 0))
+        net = TorchUtility(weights)
+        with torch.no_grad():
+            net.proj_u.copy_(torch.from_numpy(weights.proj_u))
+            net.proj_v.copy_(torch.from_numpy(weights.proj_v))
+            logits = net(batch_tensors([example], model))[0].numpy()
+        scores = model.score(example.prompt, MEMORIES, CANDIDATES)
+        assert logits == pytest.approx(np.log(scores) - np.log1p(-scores), abs=1e-3)
+
+    def test_a_memory_no_candidate_speaks_to_moves_none_of_them(self) -> None:
+        """Shipped weights: a date-format memory leaves four translations of one summary
+        (and a generic reply) within a hair of each other; a language memory separates
+        them. (Before the read-off, r_p v2, the date-format memory spread them by 0.06.)"""
+        utility = get_utility()
+        texts = ["Resumen de hoy: los mercados estuvieron tranquilos.",
+                 "Heutige Zusammenfassung: Die Märkte waren ruhig.",
+                 "Today's summary: markets were calm.",
+                 "Here you go — let me know if you'd like it adjusted."]
+        prompt = "Give me today's market summary."
+        unrelated = utility.score(prompt, [Memory("d", subject="date_format", value="us")],
+                                  texts)
+        related = utility.score(prompt, [Memory("l", subject="language", value="german")],
+                                texts)
+        assert np.ptp(unrelated) < 0.01
+        assert int(np.argmax(related)) == 1
+        assert np.ptp(related) > 0.5
+
+
 class TestInference:
     def test_no_memory_means_no_preference(self) -> None:
         scores = PreferenceUtility(_random_weights(), HashingEmbedder()).score(
@@ -112,7 +149,11 @@ class TestTrainer:
         assert loaded.proj_u.shape == (384, 2)
         assert loaded.offsets is not None
         assert np.abs(loaded.offsets).sum() > 0
-        assert loaded.none_slot is not None
+        # The presence read-off replaces the "none" slot.
+        assert loaded.presence is not None
+        assert loaded.presence.shape == (16, 2)
+        assert loaded.none_slot is None
+        assert meta["held_out"]["dev_presence"]["candidates"] > 0
 
 
 class TestContrastive:

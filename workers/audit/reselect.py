@@ -1,6 +1,8 @@
 """`reselect`: the CPU default re-decoder. Best-of-N over the turn's candidates (plus the
 response the agent sent) under the same safety-bounded selector, with the reduced memory.
-Exact ties at the top are reported (`Decoded.ties`): the audit treats them as undetermined.
+Candidates whose objective is within `INDIFFERENCE` of the chosen one's are reported as ties
+(`Decoded.ties`): r_p cannot tell them apart, so the audit treats the choice among them as
+undetermined rather than as something a memory decided.
 
 r_s never reads memory, so the safety verdicts are computed once per audit; candidate
 embeddings are shared by every memory set.
@@ -14,8 +16,13 @@ from app.audit.counterfactual import Decoded
 from app.core.config import get_settings
 from app.selection.memory import Memory
 from app.selection.safety import SafetyScorer, get_safety_scorer
-from app.selection.selector import SelectorConfig, decide
+from app.selection.selector import Selection, SelectorConfig, decide
 from app.selection.utility import PreferenceUtility, get_utility
+
+# Objectives this close to the chosen one's are indifferent to the decoder. Set on the dev
+# split among 0.01–0.1 (docs/RESULTS.md); with nothing relevant in memory, r_p's top two
+# candidates are 0.014 apart in the median train pool and 0.089 at the 90th percentile.
+INDIFFERENCE = 0.05
 
 
 class ReselectDecoder:
@@ -47,5 +54,15 @@ class ReselectDecoder:
                 out.append(Decoded(refusal, None, refused=True))
             else:
                 out.append(Decoded(candidates[selection.chosen], selection.chosen,
-                                   ties=selection.tied))
+                                   ties=indifferent(selection)))
         return out
+
+
+def indifferent(selection: Selection, margin: float = INDIFFERENCE) -> tuple[int, ...]:
+    """In-bound candidates other than the chosen one whose objective is within `margin`."""
+    if selection.chosen is None:
+        return ()
+    best = selection.scores[selection.chosen].objective
+    return tuple(s.index for s in selection.scores
+                 if s.index != selection.chosen and s.within_bound
+                 and s.objective >= best - margin)

@@ -3,8 +3,11 @@
 Each probe whose expected value is held in oracle memory gives one pool: the prompt (the
 probe query), the oracle memories (every value of `true_state`, as the extractor would
 write the claims), the candidates, and a label per candidate: 1 when it follows the true
-value of the probed dimension, 0 otherwise. Unsafe candidates are left out: r_p is a
-preference model and never learns from the safety texts.
+value of the probed dimension, 0 otherwise. With `unheld=True` a probe whose dimension the
+user holds no value for (in its scope) gives a pool too, where the generic candidate is
+the right one: nothing in memory supports personalizing, and following a value the user
+never stated is unsupported personalization (the judge's order, bench/judge.py). Unsafe
+candidates are left out: r_p is a preference model and never learns from the safety texts.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ class PoolExample:
     prompt: str
     dimension: str
     scope: str
-    value: str
+    value: str | None  # None: the user holds no value here (the generic candidate is right)
     memories: tuple[Memory, ...]
     candidates: tuple[str, ...]
     follows: tuple[str | None, ...]  # the value of `dimension` each candidate follows
@@ -49,14 +52,17 @@ def oracle_memories(true_state: Mapping[str, Any]) -> list[Memory]:
 
 
 def pool_examples(episodes: Iterable[Mapping[str, Any]], *, include_unsafe: bool = False,
-                  in_memory_only: bool = True) -> list[PoolExample]:
+                  unheld: bool = False) -> list[PoolExample]:
     out: list[PoolExample] = []
     for ep in episodes:
         for probe in ep["probes"]:
-            if in_memory_only and not probe["expected"]["in_memory"]:
+            held = probe["expected"]["in_memory"]
+            if not (held or unheld):
                 continue
             dim = probe["dimension"]
-            value = probe["expected"]["value"]
+            # An unheld probe's expected value is the user's latent one, which no memory
+            # holds yet: the right response is the generic one (follows None).
+            value = probe["expected"]["value"] if held else None
             pool = [c for c in probe["candidates"] if include_unsafe or not c["unsafe"]]
             follows = tuple((c["follows"] or {}).get(dim) for c in pool)
             out.append(PoolExample(
