@@ -112,14 +112,15 @@ class TestServiceJudge:
         assert record.chosen_no_bound == PROSE
         assert record.chosen_no_safety == PROSE
         assert record.necessary_ranks == [0]
-        # The top three by rank are audited; only removing the prose memory changes the
-        # choice: every candidate then scores 0.2, an undetermined tie whose utility is the
-        # mean over the pool under the full memory: Inf = 0.9 − (0.2 + 0.9 + 0.2) / 3.
+        # The top three by rank are audited. Removing the prose memory leaves every candidate
+        # at 0.2, an undetermined tie: the prose reply is still among the best, so the
+        # choice is not shown to change, but its expected utility under the full memory
+        # drops, Inf = 0.9 − (0.2 + 0.9 + 0.2) / 3 ≥ 0.10, and the citation is kept.
         assert [c.rank for c in record.citations] == [0, 1, 2]
         first, second, third = record.citations
         assert first.kept
         assert first.necessary
-        assert first.selection_changed
+        assert not first.selection_changed
         assert first.influence == pytest.approx(0.9 - 1.3 / 3, abs=1e-5)
         assert not second.kept
         assert second.influence == 0.0
