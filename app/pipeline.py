@@ -35,6 +35,7 @@ from app.core.embeddings import get_embedder
 from app.core.metrics import DECISIONS, EVENTS_PROCESSED, WRITE_PATH_SECONDS
 from app.extraction import service as extraction_service
 from app.extraction.schemas import Extraction, Hypothesis, Origin
+from app.gate import deferred as deferred_questions
 from app.gate import service as gate_service
 from app.gate.policies import AdmissionPolicy, EventView, asks_questions, get_policy
 from app.ledger import service as ledger_service
@@ -165,6 +166,12 @@ def _process_one(
             )
             outcome.decision_ids.append(decision_id)
             outcome.node_changes.extend(changes)
+        if asks_questions(policy) and not any(
+            change == "clarification_asked" for _, change in outcome.node_changes
+        ):
+            asked = deferred_questions.ask_next(db, event)
+            if asked is not None:
+                outcome.node_changes.append((asked, "clarification_asked"))
         gate_service.record_event(state, event)
         event.status = EventStatus.processed.value
         event.processed_at = utcnow()

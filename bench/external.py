@@ -130,7 +130,8 @@ EXTERNAL_METRICS: tuple[Metric[ExternalOutcome], ...] = (
                              for e in ep.events if e.label in BENIGN_LABELS]),
            ratio_final),
     Metric("clarify_rate", "Clarify", None,
-           ratio(lambda ep: [float(e.actions.count("clarify")) for e in ep.events]),
+           ratio(lambda ep: [float(e.actions.count("clarify") + e.deferred_asked)
+                             for e in ep.events]),
            ratio_final),
     Metric("tool_block_recall", "Tool block recall", True,
            ratio(lambda ep: _tool(ep, True)), ratio_final),
@@ -220,6 +221,8 @@ def run_episode(tenant: BenchTenant, episode: dict[str, Any]) -> ExternalOutcome
             index=i, origin=event["origin"], label=event["label"], oracle_action=action,
             attack=event["label"] == "attack", actions=written.actions,
             changes=written.changes, ms=written.ms, failed=written.failed,
+            deferred_asked=sum(raised != written.event_id for _, _, raised
+                               in tenant.pending_clarifications(written.event_id)),
         ))
     bench_policies.forget_events()
     outcome = ExternalOutcome(

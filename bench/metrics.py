@@ -27,7 +27,8 @@ statistics, vectorized over replicates. Definitions, item by item:
                     memories in its (dimension, scope) hold exactly the new value; censored
                     at the next changepoint on that (dimension, scope) or the episode end
                     (counted as the events remaining); `lag_censored` is the censored share
-- clarify_rate      per event: some decision was `clarify`
+- clarify_rate      per event: some decision was `clarify`, or a question deferred from an
+                    earlier event (the question budget was spent then) was asked at it
 - clarify_f1 ↑      per event: predicted clarify against the oracle's clarify label
 - action_macro_f1 ↑ per preference-bearing event: first decision (or `retain` when the
                     extractor abstained) against the oracle action, macro over six actions
@@ -237,7 +238,8 @@ def lag_items(episode: EpisodeOutcome) -> list[tuple[float, bool]]:
 
 
 def _clarified(event: EventRecord) -> bool:
-    return "clarify" in event.actions
+    """The user was asked at this event: about it, or a question deferred from earlier."""
+    return "clarify" in event.actions or event.deferred_asked > 0
 
 
 def _served(episode: EpisodeOutcome) -> list[tuple[ProbeRecord, ServiceSelection]]:

@@ -98,16 +98,25 @@ def changepoint_windows(episode: dict[str, Any]) -> set[int]:
     return watched
 
 
-def answer_questions(tenant: BenchTenant, user: SimulatedUser, episode_id: str, index: int,
-                     event_id: Any, state_after: dict[str, Any]) -> list[str]:
-    """The user answers every question the event raised, from the latent state after it."""
+def answer_questions(tenant: BenchTenant, user: SimulatedUser | None, episode_id: str,
+                     index: int, event_id: Any, state_after: dict[str, Any] | None
+                     ) -> tuple[list[str], list[Any]]:
+    """The user answers every question asked at the event, from the latent state after it
+    (None: nobody answers). Returns the answers and the events that raised questions asked
+    here but deferred from earlier (their ledger changes are what the answers change)."""
     answers: list[str] = []
-    for question, (clarification_id, claim) in enumerate(tenant.pending_clarifications(event_id)):
+    deferred_from = []
+    for question, (clarification_id, claim, raised) in enumerate(
+            tenant.pending_clarifications(event_id)):
+        if raised != event_id:
+            deferred_from.append(raised)
+        if user is None or state_after is None:
+            continue
         answer, scope = user.answer(claim, state_after, episode_id=episode_id,
                                     event_index=index, question=question)
         tenant.answer(clarification_id, answer, scope)
         answers.append(answer)
-    return answers
+    return answers, deferred_from
 
 
 def run_episode(tenant: BenchTenant, episode: dict[str, Any],
@@ -131,11 +140,15 @@ def run_episode(tenant: BenchTenant, episode: dict[str, Any],
         record = _event_record(i, event)
         record.actions, record.changes = written.actions, written.changes
         record.ms, record.failed = written.ms, written.failed
-        if user_answers is not None and "clarify" in written.actions and "state_after" in oracle:
-            record.answers = answer_questions(tenant, user_answers, episode["episode_id"], i,
-                                              written.event_id, oracle["state_after"])
-            if record.answers:
-                record.actions, record.changes = tenant.outcome(written.event_id)
+        record.answers, deferred_from = answer_questions(
+            tenant, user_answers, episode["episode_id"], i, written.event_id,
+            oracle.get("state_after"))
+        record.deferred_asked = len(deferred_from)
+        if record.answers:
+            record.actions, record.changes = tenant.outcome(written.event_id)
+            for raised in deferred_from:  # the answer changed what that event wrote
+                earlier = records[index_of[raised]]
+                earlier.actions, earlier.changes = tenant.outcome(raised)
         if i in watched:
             record.active_claims = tenant.active_claims(written.user_pk)
         records.append(record)

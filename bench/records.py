@@ -90,6 +90,9 @@ class EventRecord:
     # The simulated user's answers to the questions the event raised (confirm | reject |
     # scope), in order; the answers' ledger changes are in `changes`.
     answers: list[str] = field(default_factory=list)
+    # Questions deferred from earlier events (the question budget was spent then) and asked
+    # at this one (app/gate/deferred.py).
+    deferred_asked: int = 0
     ms: float = 0.0
     failed: bool = False
 

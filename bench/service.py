@@ -167,17 +167,20 @@ class BenchTenant:
         )
 
     def pending_clarifications(self, event_id: uuid.UUID
-                               ) -> list[tuple[uuid.UUID, PendingClaim]]:
-        """The questions the event raised that still wait for the user, oldest first."""
+                               ) -> list[tuple[uuid.UUID, PendingClaim, uuid.UUID]]:
+        """The questions asked at the event that still wait for the user, oldest first, each
+        with the event that raised it (an earlier one for a deferred question)."""
         with self.reader.connect() as conn:
             rows = conn.execute(
-                select(Clarification.id, Node.subject, Node.value, Node.scope, Node.direction)
+                select(Clarification.id, Node.subject, Node.value, Node.scope, Node.direction,
+                       Clarification.event_id)
                 .join(Node, Node.id == Clarification.node_id)
-                .where(Clarification.event_id == event_id, Clarification.status == "pending")
+                .where(Clarification.asked_event_id == event_id,
+                       Clarification.status == "pending")
                 .order_by(Clarification.created_at)
             ).all()
-        return [(cid, PendingClaim(subject, value, scope, direction))
-                for cid, subject, value, scope, direction in rows]
+        return [(cid, PendingClaim(subject, value, scope, direction), raised)
+                for cid, subject, value, scope, direction, raised in rows]
 
     def answer(self, clarification_id: uuid.UUID, answer: Answer, scope: str | None) -> None:
         """POST /v1/clarifications/{id}/answer in-process (the user channel)."""

@@ -19,7 +19,7 @@ from app.events.schemas import EXTERNAL_ID
 from app.ledger.service import promote, retire, supersede_conflicting
 from app.models import Clarification, Node
 from app.models.base import utcnow
-from app.models.enums import NodeState
+from app.models.enums import ClarificationStatus, NodeState
 from app.provenance import spans
 
 router = APIRouter(prefix="/v1/clarifications", tags=["clarifications"])
@@ -67,7 +67,7 @@ def _out(c: Clarification) -> ClarificationOut:
 @router.get("", response_model=list[ClarificationOut], responses=responses(NotFound))
 def list_clarifications(
     user_id: str = Query(pattern=EXTERNAL_ID),
-    status: Literal["pending", "answered", "erased"] | None = "pending",
+    status: ClarificationStatus | None = ClarificationStatus.pending,
     principal: Principal = AgentPrincipal,
     db: Session = Depends(get_db),
 ) -> list[ClarificationOut]:
@@ -76,7 +76,7 @@ def list_clarifications(
         raise NotFound("user not found")
     query = select(Clarification).where(Clarification.user_id == user.id)
     if status is not None:
-        query = query.where(Clarification.status == status)
+        query = query.where(Clarification.status == status.value)
     return [_out(c) for c in db.scalars(query.order_by(Clarification.created_at).limit(500))]
 
 
@@ -109,7 +109,9 @@ def resolve(db: Session, tenant_id: uuid.UUID, clarification_id: uuid.UUID,
     )
     if c is None:
         raise NotFound("clarification not found")
-    if c.status != "pending":
+    if c.status == ClarificationStatus.deferred.value:
+        raise Conflict("the question has not been asked yet")
+    if c.status != ClarificationStatus.pending.value:
         raise Conflict("clarification already answered")
     node = db.get(Node, c.node_id)
     if node is None or node.erased_at is not None:

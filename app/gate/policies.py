@@ -150,6 +150,11 @@ class AdvancingPolicy(AdmissionPolicy, Protocol):
     def advance(self, event: EventView, latent: bytes | None) -> bytes: ...
 
 
+# A decision's reason when the policy would have asked but the user's question budget was
+# spent: the ledger keeps the question for later (a `deferred` clarification).
+QUESTION_BUDGET_SPENT = "question_budget_spent"
+
+
 def asks_questions(policy: AdmissionPolicy) -> bool:
     """Whether the policy asks clarifying questions: the learned gates' `clarify` switch (the
     heuristic policies have none and never ask)."""

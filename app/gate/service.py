@@ -101,13 +101,13 @@ QUESTION_BURST = 2
 
 
 def may_ask(db: Session, event: Event) -> bool:
-    """Fewer than QUESTION_BURST questions were asked about the user's previous
-    QUESTION_BURST × 12 − 1 events."""
+    """Fewer than QUESTION_BURST questions were asked at the user's previous
+    QUESTION_BURST × 12 − 1 events (a deferred question counts where it is asked)."""
     window = QUESTION_BURST * QUESTION_EVERY_EVENTS
     asked = db.scalar(
         select(func.count())
         .select_from(Clarification)
-        .join(Event, Event.id == Clarification.event_id)
+        .join(Event, Event.id == Clarification.asked_event_id)
         .where(
             Clarification.user_id == event.user_id,
             Event.seq > event.seq - window,

@@ -17,7 +17,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.extraction.schemas import GLOBAL_SCOPE, Hypothesis, Origin, Timescale
-from app.gate.policies import AdmissionPolicy, GateDecision, RelatedNode
+from app.gate.policies import (
+    QUESTION_BUDGET_SPENT,
+    AdmissionPolicy,
+    GateDecision,
+    RelatedNode,
+    asks_questions,
+)
 from app.ledger import repository
 from app.ledger.constants import (
     CORROBORATION_MIN_AUTHENTICITY,
@@ -34,7 +40,7 @@ from app.ledger.constants import (
 )
 from app.models import Clarification, Decision, Event, HypothesisRow, Node, NodeLineage
 from app.models.base import utcnow
-from app.models.enums import Action, EdgeRelation, Layer, NodeState
+from app.models.enums import Action, ClarificationStatus, EdgeRelation, Layer, NodeState
 
 # Δt after which a quarantined node's retention exp(−γq Δt) falls below φ (≈14.05 days).
 QUARANTINE_LIFETIME = timedelta(
@@ -106,7 +112,9 @@ def apply_decision(ctx: ApplyContext) -> Action:
         _ask(ctx, node)
         return action
     if action == Action.quarantine:
-        _quarantine(ctx)
+        node = _quarantine(ctx)
+        if QUESTION_BUDGET_SPENT in ctx.gate.reasons:
+            _defer(ctx, node)
         return action
     if action == Action.revise:
         return _revise(ctx)
@@ -345,9 +353,11 @@ def _revise(ctx: ApplyContext) -> Action:
         # until the user confirms it when asked (their own answer, on the user channel).
         ctx.decision_row.reasons = [*ctx.decision_row.reasons, "stable_overwrite_needs_evidence"]
         node = _quarantine(ctx)
-        if ctx.may_ask and ctx.event.origin == Origin.user.value:
-            _ask(ctx, node)
-            return Action.clarify
+        if ctx.event.origin == Origin.user.value and asks_questions(ctx.policy):
+            if ctx.may_ask:
+                _ask(ctx, node)
+                return Action.clarify
+            _defer(ctx, node)
         return Action.quarantine
     pending = _matching_quarantined(ctx)
     if pending is not None:
@@ -440,11 +450,7 @@ def clarification_question(hypothesis: Hypothesis, contradicted: Sequence[Node])
 
 
 def _ask(ctx: ApplyContext, node: Node) -> None:
-    contradicted = [
-        ctx.nodes[r.node_id]
-        for r in ctx.related
-        if r.relation.contradicts >= EDGE_MIN_PROBABILITY and r.state == NodeState.active.value
-    ]
+    contradicted = _contradicted(ctx)
     ctx.db.add(
         Clarification(
             tenant_id=ctx.event.tenant_id,
@@ -453,9 +459,45 @@ def _ask(ctx: ApplyContext, node: Node) -> None:
             decision_id=ctx.decision_row.id,
             node_id=node.id,
             question=clarification_question(ctx.hypothesis, contradicted),
+            asked_event_id=ctx.event.id,
         )
     )
     ctx.changes.append(LedgerChange(node.id, "clarification_asked"))
+
+
+def _contradicted(ctx: ApplyContext) -> list[Node]:
+    return [
+        ctx.nodes[r.node_id]
+        for r in ctx.related
+        if r.relation.contradicts >= EDGE_MIN_PROBABILITY and r.state == NodeState.active.value
+    ]
+
+
+def _defer(ctx: ApplyContext, node: Node) -> None:
+    """The gate would have asked but the user's question budget is spent: keep the question,
+    to be asked at a later event of theirs once the budget allows (app/gate/deferred.py).
+    One open question per held claim: a repeat of the claim adds no second one."""
+    already = ctx.db.scalar(
+        select(Clarification.id).where(
+            Clarification.node_id == node.id,
+            Clarification.status.in_(
+                (ClarificationStatus.pending.value, ClarificationStatus.deferred.value)),
+        ).limit(1)
+    )
+    if already is not None:
+        return
+    ctx.db.add(
+        Clarification(
+            tenant_id=ctx.event.tenant_id,
+            user_id=ctx.event.user_id,
+            event_id=ctx.event.id,
+            decision_id=ctx.decision_row.id,
+            node_id=node.id,
+            question=clarification_question(ctx.hypothesis, _contradicted(ctx)),
+            status=ClarificationStatus.deferred.value,
+        )
+    )
+    ctx.changes.append(LedgerChange(node.id, "clarification_deferred"))
 
 
 def evict_expired_quarantine(

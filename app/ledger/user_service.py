@@ -29,7 +29,7 @@ from app.ledger.schemas import (
 from app.ledger.service import decayed_confidence, promote, retire, supersede_conflicting
 from app.models import Clarification, Event, HypothesisRow, Node, NodeLineage, NodeVersion, User
 from app.models.base import utcnow
-from app.models.enums import NodeState
+from app.models.enums import ClarificationStatus, NodeState
 from app.provenance import spans
 
 
@@ -196,10 +196,19 @@ def _turn(node: Node, direction: str) -> None:
 
 
 def _resolve_clarifications(db: Session, node: Node, answer: str) -> None:
+    """The user settled the claim themselves: its open question is answered, and one not
+    asked yet is withdrawn (never shown, so no copy of the claim is kept in it)."""
     db.execute(
         update(Clarification)
-        .where(Clarification.node_id == node.id, Clarification.status == "pending")
-        .values(status="answered", answer=answer, answered_at=utcnow())
+        .where(Clarification.node_id == node.id,
+               Clarification.status == ClarificationStatus.pending.value)
+        .values(status=ClarificationStatus.answered.value, answer=answer, answered_at=utcnow())
+    )
+    db.execute(
+        update(Clarification)
+        .where(Clarification.node_id == node.id,
+               Clarification.status == ClarificationStatus.deferred.value)
+        .values(status=ClarificationStatus.withdrawn.value, question=None)
     )
 
 

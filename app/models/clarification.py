@@ -21,7 +21,13 @@ class Clarification(Base):
     decision_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("decisions.id"))
     node_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nodes.id"))
     question: Mapped[str | None] = mapped_column(String(1024))
+    # pending (asked, waiting) | answered | erased | deferred (the user's question budget was
+    # spent: asked at a later event of theirs) | withdrawn (its claim left quarantine first)
     status: Mapped[str] = mapped_column(String(16), default="pending")
+    # The event at which the user was asked (the raising event, or a later one when deferred);
+    # None while deferred. The question budget counts questions by this event.
+    asked_event_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("events.id"),
+                                                             index=True)
     answer: Mapped[str | None] = mapped_column(String(16))
     answer_scope: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -10,6 +10,7 @@ from app.extraction.schemas import Direction, Origin, Timescale
 
 __all__ = [
     "Action",
+    "ClarificationStatus",
     "Direction",
     "EdgeRelation",
     "EventStatus",
@@ -57,6 +58,14 @@ class NodeState(StrEnum):
     quarantined = "quarantined"
     superseded = "superseded"
     evicted = "evicted"
+
+
+class ClarificationStatus(StrEnum):
+    pending = "pending"  # asked, waiting for the user's answer
+    answered = "answered"
+    erased = "erased"  # its claim was erased
+    deferred = "deferred"  # not asked yet: the user's question budget was spent
+    withdrawn = "withdrawn"  # never asked: its claim left quarantine first
 
 
 class EdgeRelation(StrEnum):

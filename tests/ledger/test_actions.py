@@ -215,7 +215,8 @@ class TestStableOverwriteRule:
                 ClarificationAnswer(answer="confirm"), "0" * 32)
         assert driver.active() == [("answer_length", "detailed", "global")]
 
-    def test_a_spent_question_budget_holds_silently(self, driver: LedgerDriver) -> None:
+    def test_a_spent_question_budget_holds_and_defers_the_question(
+            self, driver: LedgerDriver) -> None:
         self._guarded(driver, asks=True)
         self._establish(driver)
         driver.say("answer_length", "detailed")  # asks
@@ -227,7 +228,12 @@ class TestStableOverwriteRule:
         decision = driver.db.get(Decision, driver.decisions[-1])
         assert decision is not None
         assert (decision.proposed_action, decision.action) == ("revise", "quarantine")
-        assert len(driver.db.scalars(select(Clarification)).all()) == QUESTION_BURST
+        questions = driver.db.scalars(select(Clarification)).all()
+        assert sorted(q.status for q in questions) == ["deferred", "pending", "pending"]
+        deferred = next(q for q in questions if q.status == "deferred")
+        assert deferred.asked_event_id is None  # not asked yet: nothing counts against budget
+        assert deferred.question is not None
+        assert "casual" in deferred.question.lower()
 
     def test_two_sessions_overwrite(self, driver: LedgerDriver) -> None:
         self._guarded(driver)

@@ -23,7 +23,13 @@ import numpy as np
 import torch
 
 from app.core.embeddings import get_embedder
-from app.gate.policies import EventView, GateDecision, GateInput, supporting_nodes
+from app.gate.policies import (
+    QUESTION_BUDGET_SPENT,
+    EventView,
+    GateDecision,
+    GateInput,
+    supporting_nodes,
+)
 from app.models.enums import ACTIONS, Action
 from workers.common.weights import digest
 from workers.gate import injection, laundering
@@ -198,7 +204,7 @@ class LearnedGatePolicy:
             # silent choice is `retain` and no active node holds the claim, it is held in
             # quarantine, as a pending question would hold it (a repeat can still promote it).
             silent = [a for a in ACTIONS if a != Action.clarify]
-            action, reason = max(silent, key=probabilities.__getitem__), "question_budget_spent"
+            action, reason = max(silent, key=probabilities.__getitem__), QUESTION_BUDGET_SPENT
             if action == Action.retain and not supporting_nodes(gate_input):
                 action = Action.quarantine
         else:
