@@ -18,7 +18,7 @@ def register(train_app: typer.Typer) -> None:
             help="Where to write the weights (default: app/selection/weights/utility.npz)."
         )] = None,
         seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
-        epochs: Annotated[int, typer.Option(help="Training epochs.")] = 10,
+        epochs: Annotated[int, typer.Option(help="Training epochs.")] = 20,
         threads: Annotated[int, typer.Option(help="torch threads.")] = 2,
         limit: Annotated[int | None, typer.Option(help="Pools per split (smoke runs).")] = None,
     ) -> None:
