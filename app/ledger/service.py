@@ -450,27 +450,8 @@ def clarification_question(hypothesis: Hypothesis, contradicted: Sequence[Node])
 
 
 def _ask(ctx: ApplyContext, node: Node) -> None:
-    contradicted = _contradicted(ctx)
-    ctx.db.add(
-        Clarification(
-            tenant_id=ctx.event.tenant_id,
-            user_id=ctx.event.user_id,
-            event_id=ctx.event.id,
-            decision_id=ctx.decision_row.id,
-            node_id=node.id,
-            question=clarification_question(ctx.hypothesis, contradicted),
-            asked_event_id=ctx.event.id,
-        )
-    )
+    _add_question(ctx, node, ClarificationStatus.pending)
     ctx.changes.append(LedgerChange(node.id, "clarification_asked"))
-
-
-def _contradicted(ctx: ApplyContext) -> list[Node]:
-    return [
-        ctx.nodes[r.node_id]
-        for r in ctx.related
-        if r.relation.contradicts >= EDGE_MIN_PROBABILITY and r.state == NodeState.active.value
-    ]
 
 
 def _defer(ctx: ApplyContext, node: Node) -> None:
@@ -484,8 +465,19 @@ def _defer(ctx: ApplyContext, node: Node) -> None:
                 (ClarificationStatus.pending.value, ClarificationStatus.deferred.value)),
         ).limit(1)
     )
-    if already is not None:
-        return
+    if already is None:
+        _add_question(ctx, node, ClarificationStatus.deferred)
+        ctx.changes.append(LedgerChange(node.id, "clarification_deferred"))
+
+
+def _add_question(ctx: ApplyContext, node: Node, status: ClarificationStatus) -> None:
+    """A question about the held claim, asked now (pending) or kept for later (deferred)."""
+    contradicted = [
+        ctx.nodes[r.node_id]
+        for r in ctx.related
+        if r.relation.contradicts >= EDGE_MIN_PROBABILITY and r.state == NodeState.active.value
+    ]
+    asked = status == ClarificationStatus.pending
     ctx.db.add(
         Clarification(
             tenant_id=ctx.event.tenant_id,
@@ -493,11 +485,11 @@ def _defer(ctx: ApplyContext, node: Node) -> None:
             event_id=ctx.event.id,
             decision_id=ctx.decision_row.id,
             node_id=node.id,
-            question=clarification_question(ctx.hypothesis, _contradicted(ctx)),
-            status=ClarificationStatus.deferred.value,
+            question=clarification_question(ctx.hypothesis, contradicted),
+            status=status.value,
+            asked_event_id=ctx.event.id if asked else None,
         )
     )
-    ctx.changes.append(LedgerChange(node.id, "clarification_deferred"))
 
 
 def evict_expired_quarantine(
