@@ -161,6 +161,47 @@ class TestPolicyLatent:
         assert "question_budget_spent" in decision.reasons
 
 
+class TestSecondLook:
+    """A claim the gate would hold from an untrusted channel, that it gives some chance of
+    being the user's own, is asked about (budget permitting) instead of held silently."""
+
+    @staticmethod
+    def _probabilities(quarantine: float, add: float) -> dict[Action, float]:
+        rest = (1.0 - quarantine - add) / 4
+        return {a: quarantine if a == Action.quarantine else add if a == Action.add else rest
+                for a in ACTIONS}
+
+    def test_asks_about_a_held_claim_that_may_be_genuine(self) -> None:
+        p = self._probabilities(0.80, 0.10)
+        assert infer.second_look(Origin.tool_output, "tone", p)
+        assert infer.second_look(Origin.shared_file, "tone", p)
+
+    def test_never_for_the_user_channel_open_claims_or_sure_holds(self) -> None:
+        p = self._probabilities(0.80, 0.10)
+        assert not infer.second_look(Origin.user, "tone", p)  # η and the budget decide there
+        # An open claim is the event's own words: never shown from an untrusted channel.
+        assert not infer.second_look(Origin.tool_output, "open:0123456789abcdef", p)
+        assert not infer.second_look(Origin.tool_output, "tone", self._probabilities(0.98, 0.0))
+        assert not infer.second_look(Origin.tool_output, "tone", self._probabilities(0.3, 0.6))
+
+    def test_the_gate_asks_with_its_reason(self, tiny_gate: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+        policy = _policy(tiny_gate)
+        policy.gate = replace(policy.gate, eta=10.0, temperature=1.0)  # entropy never asks
+        logits = torch.zeros(1, len(ACTIONS))
+        logits[0, ACTIONS.index(Action.quarantine)] = 3.0
+        monkeypatch.setattr(policy.gate.net, "decide", lambda *args: (logits, torch.zeros(1)))
+        decision = policy.decide(GateInput(uuid.uuid4(), _hypothesis("detailed"),
+                                           Origin.tool_output, NOW, None, False, (), None))
+        assert decision.action == Action.clarify
+        assert "untrusted_channel_may_be_genuine" in decision.reasons
+        held = policy.decide(GateInput(uuid.uuid4(), _hypothesis("detailed"),
+                                       Origin.tool_output, NOW, None, False, (), None,
+                                       may_ask=False))
+        assert held.action == Action.quarantine
+        assert "question_budget_spent" in held.reasons
+
+
 class TestRegistry:
     def test_learned_policies_load_lazily_by_name(self) -> None:
         policy = get_policy("capture")

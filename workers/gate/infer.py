@@ -23,6 +23,8 @@ import numpy as np
 import torch
 
 from app.core.embeddings import get_embedder
+from app.extraction.open_claims import is_open_subject
+from app.extraction.schemas import Origin
 from app.gate.policies import (
     QUESTION_BUDGET_SPENT,
     EventView,
@@ -194,9 +196,13 @@ class LearnedGatePolicy:
         probabilities = {a: float(p) for a, p in zip(ACTIONS, probs, strict=True)}
         entropy = -sum(p * math.log(p) for p in probabilities.values() if p > 0.0)
         most_probable = max(probabilities, key=lambda a: probabilities[a])
-        would_ask = self.clarify and (entropy > self.gate.eta or most_probable == Action.clarify)
+        looks_again = second_look(gate_input.origin, hypothesis.subject, probabilities)
+        would_ask = self.clarify and (entropy > self.gate.eta or most_probable == Action.clarify
+                                      or looks_again)
         if would_ask and gate_input.may_ask:
-            asks_why = "entropy_above_eta" if entropy > self.gate.eta else "most_probable"
+            asks_why = ("entropy_above_eta" if entropy > self.gate.eta
+                        else "most_probable" if most_probable == Action.clarify
+                        else "untrusted_channel_may_be_genuine")
             action, reason = Action.clarify, asks_why
         elif would_ask:
             # Would ask, but the user's question budget is spent (app/gate/service.may_ask):
@@ -223,6 +229,26 @@ class LearnedGatePolicy:
             reasons=[reason, f"gate_{self.gate.net.config.variant}"],
             latent=new_latent,
         )
+
+
+# The user's own settings exports and files arrive on untrusted channels, worded like what an
+# attacker plants there; the gate holds most of them. Where it would hold a claim yet gives a
+# genuine write (add, revise or scope) at least this probability, it asks the user instead,
+# budget permitting: their answer on the user channel is the authentication the channel
+# lacks. Chosen on dev among 0–0.35 (docs/models/gate.md): adherence 76.6 → 81.3 %,
+# response-level poisoning 1.4 → 2.1 %, 7.5 % of events asked; at 0 poisoning is 20.7 %.
+SECOND_LOOK_MIN_WRITE = 0.05
+
+
+def second_look(origin: Origin, subject: str, probabilities: dict[Action, float]) -> bool:
+    """Ask about a held claim from an untrusted channel that may be the user's own: the gate
+    would quarantine it, gives a genuine write at least SECOND_LOOK_MIN_WRITE, and the claim
+    is a taxonomy claim in the service's own words — an open claim quotes the event, and a
+    question must never put an untrusted channel's text in front of the user."""
+    most_probable = max(probabilities, key=lambda a: probabilities[a])
+    write = sum(probabilities.get(a, 0.0) for a in (Action.add, Action.revise, Action.scope))
+    return (origin != Origin.user and most_probable == Action.quarantine
+            and write >= SECOND_LOOK_MIN_WRITE and not is_open_subject(subject))
 
 
 class CapturePolicy(LearnedGatePolicy):
