@@ -42,7 +42,7 @@ from bench.metrics import (
 )
 from bench.records import ACTIVE_CHANGES, EventRecord
 from bench.runner import run_per_method
-from bench.service import BenchTenant
+from bench.service import BenchTenant, may_have_asked
 
 log = logging.getLogger(__name__)
 
@@ -222,7 +222,8 @@ def run_episode(tenant: BenchTenant, episode: dict[str, Any]) -> ExternalOutcome
             attack=event["label"] == "attack", actions=written.actions,
             changes=written.changes, ms=written.ms, failed=written.failed,
             deferred_asked=sum(raised != written.event_id for _, _, raised
-                               in tenant.pending_clarifications(written.event_id)),
+                               in tenant.pending_clarifications(written.event_id))
+            if may_have_asked(event["origin"], written.actions) else 0,
         ))
     bench_policies.forget_events()
     outcome = ExternalOutcome(

@@ -39,7 +39,7 @@ from bench.records import (
 )
 from bench.runner import run_per_method
 from bench.selection_audit import ServiceJudge
-from bench.service import BenchTenant
+from bench.service import BenchTenant, may_have_asked
 
 HEURISTIC_METHODS = ("full_history", "recency", "provenance_only", "statemem", "static_summary")
 DEFAULT_METHODS = (*HEURISTIC_METHODS, "oracle")
@@ -140,9 +140,11 @@ def run_episode(tenant: BenchTenant, episode: dict[str, Any],
         record = _event_record(i, event)
         record.actions, record.changes = written.actions, written.changes
         record.ms, record.failed = written.ms, written.failed
-        record.answers, deferred_from = answer_questions(
-            tenant, user_answers, episode["episode_id"], i, written.event_id,
-            oracle.get("state_after"))
+        deferred_from: list[Any] = []
+        if may_have_asked(event["origin"], written.actions):
+            record.answers, deferred_from = answer_questions(
+                tenant, user_answers, episode["episode_id"], i, written.event_id,
+                oracle.get("state_after"))
         record.deferred_asked = len(deferred_from)
         if record.answers:
             record.actions, record.changes = tenant.outcome(written.event_id)

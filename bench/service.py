@@ -129,6 +129,13 @@ class Memory:
     claim: str | None = None  # the claim text r_p reads
 
 
+def may_have_asked(origin: str, actions: list[str]) -> bool:
+    """Whether an event can have put a question to the user: it asked about its own claim, or
+    it is a user event, where a deferred question may be asked (app/gate/deferred.py). Other
+    events skip the lookup."""
+    return "clarify" in actions or origin == "user"
+
+
 class BenchTenant:
     """One method's tenant: its admission policy is the method."""
 

@@ -26,8 +26,10 @@ from app.models.enums import ClarificationStatus, NodeState
 def ask_next(db: Session, event: Event) -> uuid.UUID | None:
     """Ask the user's oldest deferred question at `event` if it is on the user channel and
     the budget allows; returns the node asked about."""
-    if event.origin != Origin.user.value or not may_ask(db, event):
+    if event.origin != Origin.user.value:
         return None
+    # Most users hold no deferred question: one indexed lookup, and the budget is counted
+    # only when there is something to ask.
     deferred = db.execute(
         select(Clarification, Node.state)
         .join(Node, Node.id == Clarification.node_id)
@@ -36,6 +38,8 @@ def ask_next(db: Session, event: Event) -> uuid.UUID | None:
         .order_by(Clarification.created_at)
         .with_for_update(of=Clarification)
     ).all()
+    if not deferred or not may_ask(db, event):
+        return None
     for clarification, state in deferred:
         if state != NodeState.quarantined.value:
             clarification.status = ClarificationStatus.withdrawn.value

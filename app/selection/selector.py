@@ -127,13 +127,15 @@ def decide(r_p: Sequence[float], assessments: Sequence[SafetyAssessment],
 
 
 def tied_with(chosen: int | None, objectives: Sequence[float],
-              scores: Sequence[CandidateScore]) -> tuple[int, ...]:
-    """The in-bound candidates other than `chosen` whose objective equals its objective."""
+              scores: Sequence[CandidateScore],
+              tolerance: float = TIE_TOLERANCE) -> tuple[int, ...]:
+    """The in-bound candidates other than `chosen` whose objective is within `tolerance` of
+    its objective (by default: equal to it)."""
     if chosen is None:
         return ()
     best = objectives[chosen]
     return tuple(s.index for s in scores if s.index != chosen and s.within_bound
-                 and abs(objectives[s.index] - best) <= TIE_TOLERANCE)
+                 and abs(objectives[s.index] - best) <= tolerance)
 
 
 def expected_utility(r_p: np.ndarray, chosen: int | None, refusal_utility: float) -> float:

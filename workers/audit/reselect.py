@@ -16,7 +16,7 @@ from app.audit.counterfactual import Decoded
 from app.core.config import get_settings
 from app.selection.memory import Memory
 from app.selection.safety import SafetyScorer, get_safety_scorer
-from app.selection.selector import Selection, SelectorConfig, decide
+from app.selection.selector import Selection, SelectorConfig, decide, tied_with
 from app.selection.utility import PreferenceUtility, get_utility
 
 # Objectives this close to the chosen one's are indifferent to the decoder. Set on the dev
@@ -60,9 +60,5 @@ class ReselectDecoder:
 
 def indifferent(selection: Selection, margin: float = INDIFFERENCE) -> tuple[int, ...]:
     """In-bound candidates other than the chosen one whose objective is within `margin`."""
-    if selection.chosen is None:
-        return ()
-    best = selection.scores[selection.chosen].objective
-    return tuple(s.index for s in selection.scores
-                 if s.index != selection.chosen and s.within_bound
-                 and s.objective >= best - margin)
+    return tied_with(selection.chosen, [s.objective for s in selection.scores],
+                     selection.scores, margin)

@@ -90,11 +90,14 @@ class TorchUtility(nn.Module):
         self.proj_v = nn.Parameter(torch.randn(dim, rank, generator=generator) * 1e-3)
         self.style = nn.Parameter(torch.from_numpy(init.style.copy()))
         self.register_buffer("offsets", torch.from_numpy(init.value_offsets(dim).copy()))
-        none = (init.none_slot if init.none_slot is not None
-                else np.zeros((len(SUBJECTS), N_FEATURES + 1), np.float32))
-        self.none_slot = nn.Parameter(torch.from_numpy(none.copy()))
         self.presence = (None if init.presence is None
                          else torch.from_numpy(init.presence.copy()))
+        # The v2 "none" slot, learned only where no presence read-off replaces it.
+        self.none_slot: nn.Parameter | None = None
+        if self.presence is None:
+            none = (init.none_slot if init.none_slot is not None
+                    else np.zeros((len(SUBJECTS), N_FEATURES + 1), np.float32))
+            self.none_slot = nn.Parameter(torch.from_numpy(none.copy()))
 
     def project(self, x: torch.Tensor) -> torch.Tensor:
         y = x + (x @ self.proj_v) @ self.proj_u.T
@@ -122,6 +125,7 @@ class TorchUtility(nn.Module):
             closest = sim.masked_fill(~mask, -1.0).amax(-1)  # (N, C, M)
             expressed = torch.sigmoid(head[..., 0][:, None] * closest + head[..., 1][:, None])
         else:
+            assert self.none_slot is not None
             none = self.none_slot[b["subject_index"].clamp_min(0)]  # (N, M, F + 1)
             none_logit = (torch.einsum("ncf,nmf->ncm", b["style"], none[..., :-1])
                           + none[..., -1][:, None])
@@ -160,7 +164,7 @@ class TorchUtility(nn.Module):
             self.style.detach().numpy().astype(np.float32),
             meta,
             self.offsets.numpy().astype(np.float32),
-            None if self.presence is not None else self.none_slot.detach().numpy().astype(
+            None if self.none_slot is None else self.none_slot.detach().numpy().astype(
                 np.float32),
             None if self.presence is None else self.presence.numpy().astype(np.float32),
         )
@@ -411,8 +415,10 @@ def main(cfg: UtilityTrainConfig | None = None) -> dict[str, Any]:
             loss = _loss(net(batch), batch, cfg.bce_weight)
             loss = loss + cfg.projection_decay * (net.proj_u.square().sum()
                                                   + net.proj_v.square().sum())
-            loss = loss + cfg.style_decay * (net.style.square().sum()
-                                             + net.none_slot.square().sum())
+            decayed = net.style.square().sum()
+            if net.none_slot is not None:
+                decayed = decayed + net.none_slot.square().sum()
+            loss = loss + cfg.style_decay * decayed
             optimizer.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
             optimizer.step()
