@@ -123,7 +123,7 @@ def read_train_out_of_fold(
     base = extraction_train.ExtractorTrainConfig(seed=seed, epochs=epochs, threads=threads)
     key = hashlib.sha256(
         json.dumps([extractor.version, seed, folds, epochs, base.augmented_revisions,
-                    base.open_statements, base.ensemble,
+                    base.open_statements, base.chatter, base.ensemble,
                     [hashlib.sha1(e.text.encode()).hexdigest() for e in events]]).encode()
     ).hexdigest()[:16]
     path = work_dir / f"oof-{key}.json"

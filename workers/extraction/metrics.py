@@ -10,6 +10,7 @@ from app.extraction.base import EventInput, Extractor
 from app.extraction.open_claims import is_open_subject
 from app.extraction.schemas import Hypothesis
 from workers.common.episodes import EventRecord
+from workers.extraction.everyday_chatter import MENTION_TOPICS
 
 
 def _best(hypotheses: Sequence[Hypothesis], event: EventRecord) -> Hypothesis | None:
@@ -141,4 +142,26 @@ def score_open(extractor: Extractor, events: Sequence[EventRecord]) -> dict[str,
         "sarcastic": float(sarcastic),
         "sarcastic_read": sarcastic_fired / max(1, sarcastic),
     }
+    return {k: round(v, 4) for k, v in out.items()}
+
+
+def score_chatter(extractor: Extractor, events: Sequence[EventRecord]) -> dict[str, float]:
+    """On authored chatter that states no preference (`everyday_chatter.py`): the share read
+    as any claim, overall, on the users' own lines, and on topics that mention a taxonomy
+    value in passing."""
+    counts = {"all": [0, 0], "user": [0, 0], "mentions": [0, 0]}
+    for event in events:
+        read = bool(extractor.extract(
+            EventInput(event.text, event.origin, event.occurred_at)
+        ).hypotheses)
+        groups = ["all"]
+        if event.origin == "user":
+            groups.append("user")
+        if any(topic in event.text.lower() for topic in map(str.lower, MENTION_TOPICS)):
+            groups.append("mentions")
+        for group in groups:
+            counts[group][0] += 1
+            counts[group][1] += read
+    out = {"events": float(counts["all"][0])}
+    out.update({f"read_{group}": read / max(1, n) for group, (n, read) in counts.items()})
     return {k: round(v, 4) for k, v in out.items()}

@@ -26,8 +26,9 @@ from workers.common.progress import configure, log, seed_everything
 from workers.common.weights import save_npz
 from workers.extraction.augment import compose_revisions, surface_forms
 from workers.extraction.dataset import IGNORE, NO_ABSTENTION_TARGET, ExtractorRows, build_rows
+from workers.extraction.everyday_chatter import chatter_events
 from workers.extraction.infer import WEIGHTS, ExtractorHeads, LearnedExtractor, join_members
-from workers.extraction.metrics import score_extractor, score_open
+from workers.extraction.metrics import score_chatter, score_extractor, score_open
 from workers.extraction.model import ExtractorModelConfig, ExtractorNet, export
 from workers.extraction.open_preferences import open_preference_events, taxonomy_statements
 
@@ -52,6 +53,9 @@ class ExtractorTrainConfig:
     # Authored statements on topics outside the taxonomy (`open_preferences.py`), half of them
     # preferences (the open claim class), half the same topics without one.
     open_statements: int = 4000
+    # Authored chatter that states no preference (`everyday_chatter.py`): registers and
+    # topics the train split lacks, a third of them mentioning a taxonomy value in passing.
+    chatter: int = 3000
     # Networks averaged (seeds seed, seed + 1, …, each with its own draw of augmentation):
     # chosen on dev, where three read more and steadier than one (docs/models/extractor.md).
     ensemble: int = 3
@@ -78,10 +82,11 @@ def augmentation_rows(
 ) -> ExtractorRows:
     """What training adds to the rows of `events` (train-split events): revisions composed
     from them (they train the fields only), the authored open statements (`train` family) and
-    the same frames filled with taxonomy values seen in `events`."""
+    the same frames filled with taxonomy values seen in `events`, and authored chatter."""
     composed = compose_revisions(events, cfg.augmented_revisions, seed)
     authored = open_preference_events(cfg.open_statements, "train", seed)
     authored += taxonomy_statements(surface_forms(events), cfg.open_statements // 2, seed)
+    authored += chatter_events(cfg.chatter, "train", seed)
     rows = build_rows(composed + authored, cache)
     rows.has_preference[: len(composed)] = NO_ABSTENTION_TARGET
     return rows
@@ -162,9 +167,9 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
     cache = EmbeddingCache(cfg.cache, get_embedder(cfg.embedder) if cfg.embedder else None)
     train_events = events_of(load_split(data_dir, "train", cfg.limit))
     dev_events = events_of(load_split(data_dir, "dev", cfg.limit))
-    log.info("extractor: %d train events (+%d composed revisions, +%d open statements), "
-             "%d dev events", len(train_events), cfg.augmented_revisions, cfg.open_statements,
-             len(dev_events))
+    log.info("extractor: %d train events (+%d composed revisions, +%d open statements, +%d "
+             "chatter), %d dev events", len(train_events), cfg.augmented_revisions,
+             cfg.open_statements, cfg.chatter, len(dev_events))
     rows = build_rows(train_events, cache)  # once; each member adds its own augmentation
     arrays = fit_ensemble(
         lambda seed: rows.extended(augmentation_rows(train_events, cache, cfg, seed)),
@@ -196,6 +201,10 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
     build_rows(held_out_open, cache)
     metrics["open_dev"] = score_open(learned, held_out_open)
     log.info("open statements (held-out frames and topics) %s", metrics["open_dev"])
+    held_out_chatter = chatter_events(cfg.chatter // 4, "dev", cfg.seed)
+    build_rows(held_out_chatter, cache)
+    metrics["chatter_dev"] = score_chatter(learned, held_out_chatter)
+    log.info("chatter (held-out frames and topics) %s", metrics["chatter_dev"])
     metrics["abstain_threshold"] = meta["abstain_threshold"]
     metrics["weights_bytes"] = cfg.out.stat().st_size
     cfg.out.with_suffix(".metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
