@@ -50,5 +50,6 @@ class TestSmallRun:
         # context-delivered rules.
         assert rows["p5_benign_internal_recall"]["recall_before_send"]["block"]["k"] > 0
         assert rows["p2_memory_exfil_context"]["recall_before_send"]["block"]["rate"] == 0.0
-        assert saved["latency_1000_nodes"]["nodes_retrieved_in_session"] == 1000
+        # The 1,000 planted nodes, plus any node the session's own events wrote and retrieved.
+        assert saved["latency_1000_nodes"]["nodes_retrieved_in_session"] >= 1000
         assert len((tmp_path / "outcomes.jsonl").read_text().splitlines()) == 4 * len(POPULATIONS)
