@@ -159,7 +159,7 @@ def chatter_events(count: int, family: Family, seed: int) -> list[EventRecord]:
         x = rng.choice(mentions) if i % 3 == 0 else rng.choice(topics)
         y = rng.choice([t for t in topics if t != x])
         text = rng.choice(FRAMES[family][origin]).format(x=x, y=y, n=rng.randint(2, 999))
-        oracle = {"action": "retain", "attack": False,
+        oracle = {"action": "retain", "attack": False, "topic": x,
                   "template_family": f"chatter/{family}"}
         out.append(EventRecord(f"chatter-{family}-{i}", 0, _EPOCH, origin,
                                text[0].upper() + text[1:], "benign_noise", oracle))

@@ -157,7 +157,7 @@ def score_chatter(extractor: Extractor, events: Sequence[EventRecord]) -> dict[s
         groups = ["all"]
         if event.origin == "user":
             groups.append("user")
-        if any(topic in event.text.lower() for topic in map(str.lower, MENTION_TOPICS)):
+        if event.oracle.get("topic") in MENTION_TOPICS:
             groups.append("mentions")
         for group in groups:
             counts[group][0] += 1
