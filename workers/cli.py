@@ -32,11 +32,17 @@ def extractor(
     out: Out = None, seed: Seed = 0, threads: Threads = 2, limit: Limit = None,
     epochs: Annotated[int | None, typer.Option(help="Training epochs (default: the "
                                                "config's).")] = None,
+    spelling: Annotated[bool, typer.Option(help="--no-spelling: read the text as written, "
+                                           "no typo repair (version 5).")] = True,
+    dev_threshold: Annotated[bool, typer.Option(help="Choose the abstention threshold on dev "
+                                                "alone (version 5), not on dev pooled with "
+                                                "out-of-fold train.")] = False,
 ) -> None:
     """Train the extractor (MLP heads over MiniLM embeddings and rule-reader cues)."""
     from workers.extraction.train import ExtractorTrainConfig, main
 
-    cfg = ExtractorTrainConfig(seed=seed, threads=threads, limit=limit)
+    cfg = ExtractorTrainConfig(seed=seed, threads=threads, limit=limit, spelling=spelling,
+                               pooled_threshold=not dev_threshold)
     if epochs is not None:
         cfg.epochs = epochs
     if out is not None:

@@ -11,13 +11,18 @@ from app.extraction.schemas import Extraction, Origin
 
 @dataclass(frozen=True, slots=True)
 class EventInput:
-    """What an extractor may read of an event (no ids, no ledger)."""
+    """What an extractor may read of an event: its fields (no ids), and of the ledger only
+    which values the user holds."""
 
     text: str
     origin: Origin
     occurred_at: datetime
     domain: str | None = None
     tool_name: str | None = None
+    # (subject, value) of the user's active `prefer` claims, for user-channel events: a
+    # revision names the value it leaves and the one it takes, and the one the user holds is
+    # the one left (`workers/extraction/infer.py`, `contrast_claim`). Empty: the event alone.
+    held: frozenset[tuple[str, str]] = frozenset()
 
 
 class Extractor(Protocol):

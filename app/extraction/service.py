@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 
 from app.extraction.base import EventInput, Extractor
 from app.extraction.schemas import Extraction, Hypothesis, Origin
+from app.ledger import repository as ledger_repository
 from app.models import Event, HypothesisRow
 
 
@@ -34,11 +35,21 @@ def get_extractor(name: str = "deterministic") -> Extractor:
     raise ValueError(f"unknown extractor {name!r}")
 
 
-def extract(extractor: Extractor, event: Event) -> Extraction:
+def reads_held(extractor: Extractor) -> bool:
+    """The extractor reads which values the user holds (`EventInput.held`)."""
+    return bool(getattr(extractor, "reads_held", False))
+
+
+def extract(db: Session, extractor: Extractor, event: Event) -> Extraction:
+    """What the extractor reads of the event. A user-channel event comes with the values the
+    user holds, for an extractor that reads them (one indexed query)."""
     if event.text is None:  # erased before processing: nothing to read
         return Extraction(
             extractor=extractor.name, extractor_version=extractor.version, abstain_reason="erased"
         )
+    held: frozenset[tuple[str, str]] = frozenset()
+    if event.origin == Origin.user.value and reads_held(extractor):
+        held = ledger_repository.held_claims(db, event.user_id)
     return extractor.extract(
         EventInput(
             text=event.text,
@@ -46,6 +57,7 @@ def extract(extractor: Extractor, event: Event) -> Extraction:
             occurred_at=event.occurred_at,
             domain=event.domain,
             tool_name=event.tool_name,
+            held=held,
         )
     )
 

@@ -26,6 +26,19 @@ def nodes_for_subject(db: Session, user_id: uuid.UUID, subject: str) -> Sequence
     ).all()
 
 
+def held_claims(db: Session, user_id: uuid.UUID) -> frozenset[tuple[str, str]]:
+    """(subject, value) of the user's active `prefer` nodes, any scope."""
+    rows = db.execute(
+        select(Node.subject, Node.value).where(
+            Node.user_id == user_id,
+            Node.state == NodeState.active.value,
+            Node.direction == "prefer",
+            Node.value.is_not(None),
+        )
+    ).all()
+    return frozenset((subject, value) for subject, value in rows if value is not None)
+
+
 def expired_quarantine(db: Session, user_id: uuid.UUID | None, cutoff: datetime) -> Sequence[Node]:
     """Quarantined nodes quarantined before `cutoff` (their retention fell below the floor)."""
     query = select(Node).where(

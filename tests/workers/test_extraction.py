@@ -30,14 +30,19 @@ class TestOneEpoch:
         out = work / "extractor.npz"
         metrics = main(ExtractorTrainConfig(
             out=out, data_dir=bench_data, cache=work / "emb.npz", embedder="hashing",
-            epochs=1, limit=SLICE, report_splits=("dev",),
+            fold_dir=work / "extractor-folds", epochs=1, limit=SLICE, report_splits=("dev",),
         ))
         assert out.exists()
         assert out.with_suffix(".metrics.json").exists()
+        # The typo repair's lexicon is written beside the weights, and the weights name it.
+        assert out.with_suffix(".lexicon.json").exists()
+        # The threshold was chosen with the out-of-fold reads: three fold extractors cached.
+        assert len(list((work / "extractor-folds").glob("extractor-folds-*/fold*.npz"))) == 3
         assert set(metrics["dev"]) == {"learned", "deterministic"}
         assert 0.0 <= metrics["dev"]["learned"]["abstention_f1"] <= 1.0
         arrays, meta = load_npz(out)
         assert meta["kind"] == "extractor"
+        assert meta["lexicon"] == out.with_suffix(".lexicon.json").name
         assert 0.0 < meta["abstain_threshold"] < 1.0
 
 

@@ -128,3 +128,24 @@ def load_split(data_dir: Path, split: Split, limit: int | None = None) -> list[E
 
 def events_of(episodes: list[Episode]) -> list[EventRecord]:
     return [event for episode in episodes for event in episode.events]
+
+
+def held_values(state: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
+    """(dimension, value) an oracle state (`state_after`) holds, globally or in some domain:
+    what an accurate ledger would hold as the user's active claims."""
+    held = {(str(d), str(v)) for d, v in (state.get("global") or {}).items()}
+    for values in (state.get("scoped") or {}).values():
+        held.update((str(d), str(v)) for d, v in values.items())
+    return frozenset(held)
+
+
+def held_before(events: list[EventRecord]) -> list[frozenset[tuple[str, str]]]:
+    """Per event (episode order, `events_of`): what the user held just before it, for
+    user-channel events (the extractor reads the ledger only for those); empty otherwise."""
+    out: list[frozenset[tuple[str, str]]] = []
+    state: dict[str, Mapping[str, Any]] = {}
+    for event in events:
+        before = state.get(event.episode_id, {})
+        out.append(held_values(before) if event.origin == Origin.user else frozenset())
+        state[event.episode_id] = event.oracle.get("state_after") or before
+    return out

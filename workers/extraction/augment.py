@@ -47,6 +47,8 @@ REPLACED_FIRST: tuple[str, ...] = (
     "quit the {old}, i want {new}",
 )
 LEADS: tuple[str, ...] = ("", "", "", "actually, ", "ok, ", "quick change: ", "fyi ", "hey - ")
+# Every connective's own words, for the typo repair's lexicon (`train.build_speller`).
+REVISION_TEMPLATES: tuple[str, ...] = (*WANTED_FIRST, *REPLACED_FIRST, *LEADS)
 _EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 
 

@@ -1,10 +1,19 @@
-"""Out-of-fold extractions of the train split, for training the gate on realistic input.
+"""Out-of-fold extractions of the train split: how the extractor reads wording it never saw.
 
 An extractor scored on its own training events reads them almost perfectly; online it misreads
-unseen wording. So the gate's training replay reads each train event with an extractor that
-never saw that event's *template family*: the families of each intent are dealt into k folds
-(the benchmark splits dev and test from train the same way, by family), an extractor is
-trained on k−1 folds and reads the held-out one.
+unseen wording. So each train event is also read by an extractor that never saw that event's
+*template family*: the families of each intent are dealt into k folds (the benchmark splits
+dev and test from train the same way, by family), an extractor is trained on k−1 folds and
+reads the held-out one. Two users:
+
+- the gate's (and the relation model's) training replay reads train with these extractors,
+  so the gate learns on the extractor's real misreads and false positives;
+- the extractor's abstention threshold is chosen on these reads pooled with dev's: four
+  held-out families per intent instead of dev's one (`train.main`).
+
+The fold extractors are trained exactly as the shipped one (same config, an ensemble of the
+same size, a lexicon and augmentation drawn from the training folds only) and cached under
+`work_dir` by everything they depend on.
 """
 
 from __future__ import annotations
@@ -13,22 +22,37 @@ import hashlib
 import json
 import zlib
 from collections import defaultdict
-from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from app.extraction.base import EventInput
 from app.extraction.schemas import Extraction, Hypothesis
+from app.extraction.spelling import Speller, load_speller, save_lexicon
 from workers.common.embedding_cache import EmbeddingCache
-from workers.common.episodes import Episode, EventRecord, events_of
+from workers.common.episodes import Episode, EventRecord, events_of, held_before
 from workers.common.progress import log
-from workers.extraction.dataset import ExtractorRows, build_rows
+from workers.common.weights import load_npz, save_npz
+from workers.extraction.dataset import ExtractorRows, as_written, build_rows
 from workers.extraction.infer import ExtractorHeads, LearnedExtractor
 
-# fit_fold(rows of the training folds, fold index, the training folds' events) -> the arrays
-# of a network or an ensemble (`infer.join_members`)
-FitFn = Callable[[ExtractorRows, int, list[EventRecord]], dict[str, np.ndarray]]
+if TYPE_CHECKING:
+    from workers.extraction.train import ExtractorTrainConfig
+
+
+@dataclass(frozen=True, slots=True)
+class FoldModel:
+    """An extractor trained without one fold: the arrays of a network or an ensemble
+    (`infer.join_members`), and its typo repair (None: it reads the text as written)."""
+
+    arrays: dict[str, npt.NDArray[np.float32]]
+    speller: Speller | None
+
+    def reading(self, text: str) -> str:
+        return self.speller.normalize(text) if self.speller is not None else text
 
 
 def family_folds(events: list[EventRecord], folds: int) -> np.ndarray:
@@ -51,28 +75,105 @@ def family_folds(events: list[EventRecord], folds: int) -> np.ndarray:
     return out
 
 
+def _key(events: list[EventRecord], cache: EmbeddingCache, cfg: ExtractorTrainConfig,
+         folds: int) -> str:
+    from workers.extraction.train import MODEL_VERSION
+
+    # Everything the fold extractors depend on (not where they are written, nor threads).
+    learning = {k: v for k, v in asdict(cfg).items()
+                if k not in ("out", "data_dir", "cache", "threads", "report_splits",
+                             "threshold_folds", "pooled_threshold", "fold_dir")}
+    return hashlib.sha256(json.dumps(
+        [MODEL_VERSION, cache.embedder.name, folds, learning,
+         [hashlib.sha1(e.text.encode()).hexdigest() for e in events]],
+        sort_keys=True, default=str,
+    ).encode()).hexdigest()[:16]
+
+
+def fold_models(
+    events: list[EventRecord],
+    cache: EmbeddingCache,
+    cfg: ExtractorTrainConfig,
+    *,
+    folds: int,
+    work_dir: Path,
+) -> list[FoldModel]:
+    """One extractor per fold, trained without that fold's families (cached)."""
+    directory = work_dir / f"extractor-folds-{_key(events, cache, cfg, folds)}"
+    assignment = family_folds(events, folds)
+    models = []
+    for fold in range(folds):
+        weights = directory / f"fold{fold}.npz"
+        lexicon = directory / f"fold{fold}.lexicon.json"
+        if weights.exists():
+            arrays, _ = load_npz(weights)
+            models.append(FoldModel(arrays, load_speller(lexicon) if cfg.spelling else None))
+            continue
+        log.info("out-of-fold extractor %d/%d: %d held-out events",
+                 fold + 1, folds, int(np.sum(assignment == fold)))
+        model = _fit_fold([e for e, f in zip(events, assignment, strict=True) if f != fold],
+                          cache, cfg, cfg.seed + 1 + 10 * fold)
+        save_npz(weights, model.arrays, {"kind": "extractor-fold", "fold": fold, "folds": folds})
+        if model.speller is not None:
+            save_lexicon(lexicon, model.speller.counts)
+        models.append(model)
+    return models
+
+
+def _fit_fold(
+    fold_events: list[EventRecord], cache: EmbeddingCache, cfg: ExtractorTrainConfig, seed: int
+) -> FoldModel:
+    from workers.extraction import train as extraction_train
+
+    speller = extraction_train.build_speller(fold_events, cfg) if cfg.spelling else None
+    read = speller.normalize if speller is not None else as_written
+    rows = build_rows(fold_events, cache, read)
+
+    def rows_for(member_seed: int) -> ExtractorRows:
+        extra = extraction_train.augmentation_rows(fold_events, cache, cfg, member_seed, read)
+        return rows.extended(extra)
+
+    return FoldModel(extraction_train.fit_ensemble(rows_for, cfg, seed), speller)
+
+
+def _held_out(
+    events: list[EventRecord], cache: EmbeddingCache, models: list[FoldModel]
+) -> list[tuple[np.ndarray, FoldModel, ExtractorRows]]:
+    """Per fold: the held-out events' indices, the fold's model, their rows as it reads them."""
+    assignment = family_folds(events, len(models))
+    out = []
+    for fold, model in enumerate(models):
+        index = np.flatnonzero(assignment == fold)
+        out.append((index, model, build_rows([events[i] for i in index], cache, model.reading)))
+    return out
+
+
+def out_of_fold_preference(
+    events: list[EventRecord], cache: EmbeddingCache, models: list[FoldModel]
+) -> npt.NDArray[np.float32]:
+    """(N,) P(the event holds a preference), each read by the extractor without its fold."""
+    out = np.zeros(len(events), dtype=np.float32)
+    for index, model, rows in _held_out(events, cache, models):
+        out[index] = ExtractorHeads(model.arrays, {}).forward(rows.x)["has_preference"]
+    return out
+
+
 def out_of_fold(
     events: list[EventRecord],
-    rows: ExtractorRows,
+    cache: EmbeddingCache,
     final: LearnedExtractor,
-    folds: int,
-    fit_fold: FitFn,
+    models: list[FoldModel],
 ) -> list[Extraction]:
-    """Each event read by an extractor trained without its fold (final's dev threshold)."""
-    assignment = family_folds(events, folds)
+    """Each event read by the extractor trained without its fold, at the final extractor's
+    (dev-chosen) threshold, and with what the user held before it (`held_before`)."""
     out: list[Extraction | None] = [None] * len(events)
-    inputs = [EventInput(e.text, e.origin, e.occurred_at) for e in events]
-    for fold in range(folds):
-        held = assignment == fold
-        log.info("out-of-fold extractor %d/%d: %d held-out events",
-                 fold + 1, folds, int(held.sum()))
-        fold_events = [e for e, h in zip(events, held, strict=True) if not h]
-        arrays = fit_fold(rows.subset(~held), fold, fold_events)
-        heads = ExtractorHeads(arrays, {"abstain_threshold": final.heads.threshold})
-        reader = _Reader(final, heads)
-        index = np.flatnonzero(held)
+    inputs = event_inputs(events)
+    for index, model, rows in _held_out(events, cache, models):
+        heads = ExtractorHeads(model.arrays, {"abstain_threshold": final.heads.threshold})
+        reader = _Reader(final, heads, model.speller)
+        inputs_held_out = [inputs[i] for i in index]
         for i, extraction in zip(
-            index, reader.extract_rows([inputs[i] for i in index], rows.x[index]), strict=True
+            index, reader.extract_rows(inputs_held_out, rows.x), strict=True
         ):
             out[int(i)] = extraction
     assert all(e is not None for e in out)
@@ -82,12 +183,22 @@ def out_of_fold(
 class _Reader(LearnedExtractor):
     """A LearnedExtractor over in-memory heads (no weight file)."""
 
-    def __init__(self, final: LearnedExtractor, heads: ExtractorHeads) -> None:
+    def __init__(
+        self, final: LearnedExtractor, heads: ExtractorHeads, speller: Speller | None
+    ) -> None:
         self.heads = heads
         self.version = final.version
-        self._embedder = None
+        self.speller = speller
+        self._embedder = final._embedder
+        self._phrases = final._phrases
         self._rules = final._rules
 
+
+def event_inputs(events: list[EventRecord]) -> list[EventInput]:
+    """What the extractor reads of each event (episode order): its text and origin, and for
+    a user-channel event the values an accurate ledger would hold just before it."""
+    return [EventInput(e.text, e.origin, e.occurred_at, held=held)
+            for e, held in zip(events, held_before(events), strict=True)]
 
 
 def first_hypotheses(extractions: list[Extraction]) -> list[Hypothesis | None]:
@@ -99,9 +210,8 @@ def read_split(
 ) -> list[Hypothesis | None]:
     """What the shipped extractor reads of each event (dev and test)."""
     events = events_of(episodes)
-    rows = build_rows(events, cache)
-    inputs = [EventInput(e.text, e.origin, e.occurred_at) for e in events]
-    return first_hypotheses(extractor.extract_rows(inputs, rows.x))
+    rows = build_rows(events, cache, extractor.reading)
+    return first_hypotheses(extractor.extract_rows(event_inputs(events), rows.x))
 
 
 def read_train_out_of_fold(
@@ -115,36 +225,13 @@ def read_train_out_of_fold(
     threads: int,
     work_dir: Path,
 ) -> list[Hypothesis | None]:
-    """Out-of-fold readings of the train split, cached under `work_dir` by everything they
-    depend on (the extractor's version, seed, folds, epochs, augmentation, the events)."""
+    """Out-of-fold readings of the train split by fold extractors trained as the shipped one
+    is (its default config with this seed and epochs; on repaired text where it reads one)."""
     from workers.extraction import train as extraction_train
 
     events = events_of(episodes)
-    base = extraction_train.ExtractorTrainConfig(seed=seed, epochs=epochs, threads=threads)
-    key = hashlib.sha256(
-        json.dumps([extractor.version, seed, folds, epochs, base.augmented_revisions,
-                    base.open_statements, base.chatter, base.ensemble,
-                    [hashlib.sha1(e.text.encode()).hexdigest() for e in events]]).encode()
-    ).hexdigest()[:16]
-    path = work_dir / f"oof-{key}.json"
-    if path.exists():
-        raw = json.loads(path.read_text())
-        return [None if h is None else Hypothesis.model_validate(h) for h in raw]
-    rows = build_rows(events, cache)
-
-    def fit_fold(
-        subset: ExtractorRows, fold: int, fold_events: list[EventRecord]
-    ) -> dict[str, np.ndarray]:
-        # As the shipped extractor is trained (an ensemble of the same size), with
-        # augmentation drawn from these folds only.
-        def rows_for(member_seed: int) -> ExtractorRows:
-            extra = extraction_train.augmentation_rows(fold_events, cache, base, member_seed)
-            return subset.extended(extra)
-
-        return extraction_train.fit_ensemble(rows_for, base, seed + 1 + 10 * fold)
-
-    hypotheses = first_hypotheses(out_of_fold(events, rows, extractor, folds, fit_fold))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps([None if h is None else h.model_dump(mode="json")
-                                for h in hypotheses]))
-    return hypotheses
+    cfg = extraction_train.ExtractorTrainConfig(
+        seed=seed, epochs=epochs, threads=threads, spelling=extractor.speller is not None
+    )
+    models = fold_models(events, cache, cfg, folds=folds, work_dir=work_dir)
+    return first_hypotheses(out_of_fold(events, cache, extractor, models))

@@ -26,6 +26,13 @@ from workers.extraction.vocab import (
 
 _RULES = DeterministicExtractor()
 EmbedFn = Callable[[list[str]], npt.NDArray[np.float32]]
+# What the extractor reads of an event's text: the text itself, or its typo repair
+# (`app/extraction/spelling.py`, `LearnedExtractor.reading`).
+ReadFn = Callable[[str], str]
+
+
+def as_written(text: str) -> str:
+    return text
 IGNORE = -100  # target of a field on an event that carries no preference
 NO_ABSTENTION_TARGET = -1.0  # has-preference target of a row that trains the fields only
 
@@ -93,18 +100,22 @@ def side_embeddings(
     return kept, rejected
 
 
-def rule_cues(event: EventRecord) -> list[float]:
-    extraction = _RULES.extract(EventInput(event.text, event.origin, event.occurred_at))
+def rule_cues(event: EventRecord, text: str) -> list[float]:
+    """What the rule reader finds in `text` (the event's text as the extractor reads it)."""
+    extraction = _RULES.extract(EventInput(text, event.origin, event.occurred_at))
     return cue_features(extraction.hypotheses)
 
 
-def build_rows(events: list[EventRecord], cache: EmbeddingCache) -> ExtractorRows:
-    texts = [e.text for e in events]
+def build_rows(
+    events: list[EventRecord], cache: EmbeddingCache, read: ReadFn = as_written
+) -> ExtractorRows:
+    """One row per event, its features computed on `read(text)`."""
+    texts = [read(e.text) for e in events]
     embeddings = cache.embed(texts)
     x = features(
         embeddings,
         [origin_one_hot(e.origin) for e in events],
-        [rule_cues(e) for e in events],
+        [rule_cues(e, t) for e, t in zip(events, texts, strict=True)],
         *side_embeddings(texts, embeddings, cache.embed),
     )
     n = len(events)

@@ -4,6 +4,12 @@
             ‖ MiniLM of the kept side ‖ of the rejected side ‖ rejected?]
          → trunk → heads → Hypothesis | abstain
 
+Where the weights were trained on typo-repaired text (version 6 on), the heads read the text
+after `app/extraction/spelling.py` has put the nearest lexicon word in place of each unknown
+word ("Updqte: tabls from here on." → "Update: tables from here on."); the rule reader's cues
+and the kept / rejected sides come from the repaired text too, and an open claim keeps the
+user's own words.
+
 A text that names a replaced value ("X instead of Y", "moving from Y to X") is split into its
 kept and rejected sides (`segments.py`); the two sides are embedded in one more batched call.
 
@@ -13,6 +19,7 @@ not read at all, and the Hypothesis schema refuses any claim that would persist 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from functools import lru_cache
 from pathlib import Path
@@ -31,9 +38,11 @@ from app.extraction.schemas import (
     ProtectedAttributeError,
     protected_category,
 )
+from app.extraction.spelling import Speller, load_speller
 from app.extraction.taxonomy import DIMENSIONS
 from workers.common import npmlp
 from workers.common.weights import digest, load_npz
+from workers.extraction.contrast import ValuePhrases, contrast_claim
 from workers.extraction.segments import split_sides
 from workers.extraction.vocab import (
     CLAIMS,
@@ -121,9 +130,8 @@ def split_members(arrays: dict[str, Array]) -> list[dict[str, Array]]:
 
 
 def _hypothesis(
-    probs: dict[str, Array], row: int, event: EventInput
+    probs: dict[str, Array], row: int, event: EventInput, claim_index: int
 ) -> Hypothesis | None:
-    claim_index = int(np.argmax(probs["claim"][row]))
     direction = DIRECTIONS[int(np.argmax(probs["direction"][row]))]
     timescale = TIMESCALES[int(np.argmax(probs["timescale"][row]))]
     confidence = float(probs["has_preference"][row]) * float(probs["claim"][row, claim_index])
@@ -155,13 +163,35 @@ class LearnedExtractor:
     """MLP heads over MiniLM embeddings; at most one hypothesis per event, or an abstention."""
 
     name = "learned"
+    reads_held = True  # a revision's contrast is read against the values the user holds
 
     def __init__(self, weights: Path = WEIGHTS, embedder: Embedder | None = None) -> None:
         self._embedder = embedder
+        self._phrases = ValuePhrases(lambda texts: self.embedder.embed(texts))
         self._rules = DeterministicExtractor()
         arrays, meta = load_npz(weights)
         self.heads = ExtractorHeads(arrays, meta)
         self.version = f"{meta.get('model_version', '1')}+{digest(weights)}"
+        # Weights trained on typo-repaired text name their lexicon, a file beside them.
+        lexicon = meta.get("lexicon")
+        self.speller: Speller | None = None
+        if isinstance(lexicon, str):
+            self.speller = load_speller(weights.parent / lexicon)
+            self.version += f"-{digest(weights.parent / lexicon)}"
+
+    @property
+    def embedder(self) -> Embedder:
+        return self._embedder or get_embedder()
+
+    def reading(self, text: str) -> str:
+        """What the heads read of a text: its typo repair, where the weights learned on one."""
+        return self.speller.normalize(text) if self.speller is not None else text
+
+    def _refused(self, text: str, read: str) -> bool:
+        """A protected category in the text as written or as repaired ("diabetis")."""
+        return protected_category(text) is not None or (
+            read != text and protected_category(read) is not None
+        )
 
     def _abstain(self, reason: str) -> Extraction:
         return Extraction(
@@ -179,19 +209,20 @@ class LearnedExtractor:
         text = event.text[:MAX_TEXT_CHARS] if isinstance(event.text, str) else ""
         if not text.strip():
             return self._abstain("empty")
-        if protected_category(text) is not None:
+        read = self.reading(text)
+        if self._refused(text, read):
             return self._abstain("protected_attribute")
-        sides = split_sides(text)
-        embedder = self._embedder or get_embedder()
+        sides = split_sides(read)
+        embedder = self.embedder
         if sides.has_rejected:
             # (3, 384): the text, its kept side, its rejected side, in one batch.
             embedding, kept, rejected = np.split(
-                embedder.embed([text, sides.kept, sides.rejected]), 3
+                embedder.embed([read, sides.kept, sides.rejected]), 3
             )
         else:
-            embedding = embedder.embed([text])  # (1, 384)
+            embedding = embedder.embed([read])  # (1, 384)
             kept, rejected = embedding, np.zeros_like(embedding)
-        cues = cue_features(self._rules.extract(event).hypotheses)
+        cues = cue_features(self._rules.extract(dataclasses.replace(event, text=read)).hypotheses)
         x = np.concatenate(
             [
                 embedding,
@@ -203,32 +234,42 @@ class LearnedExtractor:
             ],
             axis=1,
         ).astype(np.float32)  # (1, 1213)
-        return self.extract_from_probabilities(self.heads.forward(x), 0, event)
+        return self.extract_from_probabilities(self.heads.forward(x), x, 0, event)
 
     def extract_rows(self, events: list[EventInput], x: Array) -> list[Extraction]:
-        """Batch form of `extract` over precomputed features x (N, 1213) (training, scoring)."""
+        """Batch form of `extract` over precomputed features x (N, 1213) of the texts as
+        `reading` gives them (`dataset.build_rows(..., read=extractor.reading)`)."""
         probs = self.heads.forward(x)
         out = []
         for row, event in enumerate(events):
+            text = event.text[:MAX_TEXT_CHARS]
             if not event.text.strip():
                 out.append(self._abstain("empty"))
-            elif protected_category(event.text[:MAX_TEXT_CHARS]) is not None:
+            elif self._refused(text, self.reading(text)):
                 out.append(self._abstain("protected_attribute"))
             else:
-                out.append(self.extract_from_probabilities(probs, row, event))
+                out.append(self.extract_from_probabilities(probs, x, row, event))
         return out
 
     def extract_from_probabilities(
-        self, probs: dict[str, Array], row: int, event: EventInput
+        self, probs: dict[str, Array], x: Array, row: int, event: EventInput
     ) -> Extraction:
+        """The hypothesis of row `row` of the heads' output `probs` over features `x`."""
         if float(probs["has_preference"][row]) < self.heads.threshold:
             return self._abstain("no_preference")
-        hypothesis = _hypothesis(probs, row, event)
+        claim_index = int(np.argmax(probs["claim"][row]))
+        if event.held:
+            rejected = x[row, INPUT_PARTS[2]]  # (384,): the rejected stretch, zeros if none
+            contrast = contrast_claim(
+                probs["claim"][row], rejected, event.origin, event.held, self._phrases
+            )
+            claim_index = claim_index if contrast is None else contrast
+        hypothesis = _hypothesis(probs, row, event, claim_index)
         if hypothesis is None:
             # The schema refused it (a protected attribute), or the text cannot be kept as an
             # open claim (a document, or it holds an address).
             refusal = (open_refusal(event.text[:MAX_TEXT_CHARS])
-                       if int(np.argmax(probs["claim"][row])) == OPEN_CLAIM else None)
+                       if claim_index == OPEN_CLAIM else None)
             return self._abstain(refusal or "protected_attribute")
         return Extraction(
             hypotheses=(hypothesis,), extractor=self.name, extractor_version=self.version

@@ -8,8 +8,8 @@ from typing import Any
 
 from app.extraction.base import EventInput, Extractor
 from app.extraction.open_claims import is_open_subject
-from app.extraction.schemas import Hypothesis
-from workers.common.episodes import EventRecord
+from app.extraction.schemas import Extraction, Hypothesis
+from workers.common.episodes import EventRecord, held_before
 from workers.extraction.everyday_chatter import MENTION_TOPICS
 
 
@@ -43,6 +43,18 @@ def _f1(tp: int, fp: int, fn: int) -> float:
 
 
 def score_extractor(extractor: Extractor, events: Sequence[EventRecord]) -> dict[str, float]:
+    """`score_extractions` of what the extractor reads of `events` (episode order,
+    `events_of`); a user-channel event is read with what an accurate ledger holds before it."""
+    extractions = [
+        extractor.extract(EventInput(event.text, event.origin, event.occurred_at, held=held))
+        for event, held in zip(events, held_before(list(events)), strict=True)
+    ]
+    return score_extractions(extractions, events)
+
+
+def score_extractions(
+    extractions: Sequence[Extraction], events: Sequence[EventRecord]
+) -> dict[str, float]:
     """Abstention F1 (positive = abstain), preference F1, (dimension, value) found rate over
     preference events, per-field accuracy where the dimension was found, and over revisions
     (genuine changepoints) the share read with exactly the labelled (dimension, value) and the
@@ -54,8 +66,7 @@ def score_extractor(extractor: Extractor, events: Sequence[EventRecord]) -> dict
     fields = {"dimension": 0, "value": 0, "direction": 0, "scope": 0, "timescale": 0}
     on_dimension = 0
     preference_events = 0
-    for event in events:
-        extraction = extractor.extract(EventInput(event.text, event.origin, event.occurred_at))
+    for event, extraction in zip(events, extractions, strict=True):
         state_before = state.get(event.episode_id, {})
         state[event.episode_id] = event.oracle.get("state_after") or state_before
         if is_revision(event):

@@ -20,19 +20,41 @@ from torch import nn
 from app.core.config import REPO_ROOT
 from app.core.embeddings import get_embedder
 from app.extraction.deterministic import DeterministicExtractor
+from app.extraction.spelling import (
+    WORD,
+    Speller,
+    encoder_vocabulary,
+    lexicon_counts,
+    save_lexicon,
+)
+from app.extraction.taxonomy import DIMENSIONS, SCOPE_DOMAINS
 from workers.common.embedding_cache import EmbeddingCache
 from workers.common.episodes import EventRecord, ensure_bench_data, events_of, load_split
 from workers.common.progress import configure, log, seed_everything
 from workers.common.weights import save_npz
-from workers.extraction.augment import compose_revisions, surface_forms
-from workers.extraction.dataset import IGNORE, NO_ABSTENTION_TARGET, ExtractorRows, build_rows
+from workers.extraction import crossfit
+from workers.extraction.augment import REVISION_TEMPLATES, compose_revisions, surface_forms
+from workers.extraction.dataset import (
+    IGNORE,
+    NO_ABSTENTION_TARGET,
+    ExtractorRows,
+    ReadFn,
+    as_written,
+    build_rows,
+)
 from workers.extraction.everyday_chatter import chatter_events
 from workers.extraction.infer import WEIGHTS, ExtractorHeads, LearnedExtractor, join_members
-from workers.extraction.metrics import score_chatter, score_extractor, score_open
+from workers.extraction.metrics import (
+    score_chatter,
+    score_extractions,
+    score_extractor,
+    score_open,
+)
 from workers.extraction.model import ExtractorModelConfig, ExtractorNet, export
 from workers.extraction.open_preferences import open_preference_events, taxonomy_statements
 
-MODEL_VERSION = "4"
+# 6: the heads read typo-repaired text (a lexicon file beside the weights names the repairs).
+MODEL_VERSION = "6"
 
 
 @dataclass(slots=True)
@@ -59,6 +81,16 @@ class ExtractorTrainConfig:
     # Networks averaged (seeds seed, seed + 1, …, each with its own draw of augmentation):
     # chosen on dev, where three read more and steadier than one (docs/models/extractor.md).
     ensemble: int = 3
+    # Family-fold extractors (`crossfit.py`) whose out-of-fold reads of train are reported
+    # and, with pooled_threshold, pooled with dev's to choose the abstention threshold
+    # (False: on dev alone, version 5). 0: none.
+    threshold_folds: int = 3
+    pooled_threshold: bool = True
+    # Where the family-fold extractors are cached (shared with the gate's training replay).
+    fold_dir: Path = REPO_ROOT / "var" / "cache" / "gate"
+    # Read typo-repaired text (`app/extraction/spelling.py`), with a lexicon of the train
+    # split's words written beside the weights. False: the text as written (version 5).
+    spelling: bool = True
     model: ExtractorModelConfig = field(default_factory=ExtractorModelConfig)
     threads: int = 2
     # Episodes per track and split (None: all); a tiny slice for tests.
@@ -77,17 +109,30 @@ def _tensor_rows(rows: ExtractorRows) -> dict[str, torch.Tensor]:
     }
 
 
-def augmentation_rows(
-    events: list[EventRecord], cache: EmbeddingCache, cfg: ExtractorTrainConfig, seed: int
-) -> ExtractorRows:
-    """What training adds to the rows of `events` (train-split events): revisions composed
-    from them (they train the fields only), the authored open statements (`train` family) and
-    the same frames filled with taxonomy values seen in `events`, and authored chatter."""
+def authored_events(
+    events: list[EventRecord], cfg: ExtractorTrainConfig, seed: int
+) -> tuple[list[EventRecord], list[EventRecord]]:
+    """(composed revisions, authored statements and chatter) that training adds to `events`
+    (train-split events): revisions composed from them, the authored open statements
+    (`train` family) and the same frames filled with taxonomy values seen in `events`, and
+    authored chatter."""
     composed = compose_revisions(events, cfg.augmented_revisions, seed)
     authored = open_preference_events(cfg.open_statements, "train", seed)
     authored += taxonomy_statements(surface_forms(events), cfg.open_statements // 2, seed)
     authored += chatter_events(cfg.chatter, "train", seed)
-    rows = build_rows(composed + authored, cache)
+    return composed, authored
+
+
+def augmentation_rows(
+    events: list[EventRecord],
+    cache: EmbeddingCache,
+    cfg: ExtractorTrainConfig,
+    seed: int,
+    read: ReadFn = as_written,
+) -> ExtractorRows:
+    """The rows of `authored_events`: the composed revisions train the fields only."""
+    composed, authored = authored_events(events, cfg, seed)
+    rows = build_rows(composed + authored, cache, read)
     rows.has_preference[: len(composed)] = NO_ABSTENTION_TARGET
     return rows
 
@@ -141,10 +186,27 @@ def fit(rows: ExtractorRows, cfg: ExtractorTrainConfig) -> ExtractorNet:
     return net
 
 
-def choose_threshold(heads: ExtractorHeads, rows: ExtractorRows) -> float:
-    """The abstention threshold with the best preference-detection F1 on `rows` (dev)."""
-    p = heads.forward(rows.x)["has_preference"]
-    truth = rows.has_preference > 0.5
+def taxonomy_words() -> list[str]:
+    """The taxonomy's own words: value phrases and names, dimension and scope names."""
+    names = [d.name for d in DIMENSIONS] + [v.name for d in DIMENSIONS for v in d.values]
+    names += [s.name for s in SCOPE_DOMAINS]
+    phrases = [v.phrase for d in DIMENSIONS for v in d.values] + [s.label for s in SCOPE_DOMAINS]
+    return [w for text in [*phrases, *(n.replace("_", " ") for n in names)]
+            for w in WORD.findall(text)]
+
+
+def build_speller(events: list[EventRecord], cfg: ExtractorTrainConfig) -> Speller:
+    """The typo repair of an extractor trained on `events`: its lexicon holds the words of
+    those events and of what training adds to them (seed cfg.seed), and the taxonomy's."""
+    composed, authored = authored_events(events, cfg, cfg.seed)
+    texts = [e.text for e in (*events, *composed, *authored)] + list(REVISION_TEMPLATES)
+    vocabulary = encoder_vocabulary()
+    return Speller(lexicon_counts(texts, taxonomy_words(), vocabulary), vocabulary)
+
+
+def choose_threshold(p: np.ndarray, truth: np.ndarray) -> float:
+    """The abstention threshold with the best preference-detection F1 over held-out reads:
+    p (N,) P(has preference), truth (N,) bool."""
     best, best_f1 = 0.5, -1.0
     for threshold in (*np.linspace(0.05, 0.95, 91), 0.97, 0.98, 0.99, 0.995, 0.998, 0.999, 0.9995):
         fired = p >= threshold
@@ -155,6 +217,13 @@ def choose_threshold(heads: ExtractorHeads, rows: ExtractorRows) -> float:
         if f1 > best_f1 + 1e-9:
             best, best_f1 = float(threshold), f1
     return round(best, 4)
+
+
+def _retrain_command(cfg: ExtractorTrainConfig) -> str:
+    flags = [f"--out {cfg.out}", f"--seed {cfg.seed}"]
+    flags += [] if cfg.spelling else ["--no-spelling"]
+    flags += [] if cfg.pooled_threshold else ["--dev-threshold"]
+    return "capture train extractor " + " ".join(flags)
 
 
 def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
@@ -170,27 +239,56 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
     log.info("extractor: %d train events (+%d composed revisions, +%d open statements, +%d "
              "chatter), %d dev events", len(train_events), cfg.augmented_revisions,
              cfg.open_statements, cfg.chatter, len(dev_events))
-    rows = build_rows(train_events, cache)  # once; each member adds its own augmentation
+    read: ReadFn = as_written
+    lexicon = cfg.out.with_suffix(".lexicon.json")
+    if cfg.spelling:
+        speller = build_speller(train_events, cfg)
+        read = speller.normalize
+        log.info("typo repair: a lexicon of %d words", len(speller.counts))
+    rows = build_rows(train_events, cache, read)  # once; each member adds its own augmentation
     arrays = fit_ensemble(
-        lambda seed: rows.extended(augmentation_rows(train_events, cache, cfg, seed)),
+        lambda seed: rows.extended(augmentation_rows(train_events, cache, cfg, seed, read)),
         cfg,
         cfg.seed,
     )
     meta: dict[str, Any] = {
-        "model_version": MODEL_VERSION,
+        "model_version": MODEL_VERSION if cfg.spelling else "4",
         "kind": "extractor",
         "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()},
-        "retrain": f"capture train extractor --out {cfg.out} --seed {cfg.seed}",
+        "retrain": _retrain_command(cfg),
     }
+    if cfg.spelling:
+        meta["lexicon"] = lexicon.name
+        save_lexicon(lexicon, speller.counts)
     heads = ExtractorHeads(arrays, meta)
-    meta["abstain_threshold"] = choose_threshold(heads, build_rows(dev_events, cache))
-    log.info("abstention threshold (dev): %.3f", meta["abstain_threshold"])
+    dev_rows = build_rows(dev_events, cache, read)
+    p = heads.forward(dev_rows.x)["has_preference"]
+    truth = dev_rows.has_preference > 0.5
+    models = []
+    if cfg.threshold_folds:
+        models = crossfit.fold_models(
+            train_events, cache, cfg, folds=cfg.threshold_folds, work_dir=cfg.fold_dir
+        )
+    pooled = bool(models) and cfg.pooled_threshold
+    if pooled:
+        p = np.concatenate([p, crossfit.out_of_fold_preference(train_events, cache, models)])
+        truth = np.concatenate([truth, rows.has_preference > 0.5])
+    meta["abstain_threshold"] = choose_threshold(p, truth)
+    meta["threshold_on"] = "dev + out-of-fold train" if pooled else "dev"
+    log.info("abstention threshold (dev%s): %.3f",
+             " + out-of-fold train" if pooled else "", meta["abstain_threshold"])
     save_npz(cfg.out, arrays, meta)
     learned = LearnedExtractor(cfg.out, embedder=cache)
     metrics: dict[str, Any] = {"train_seconds": round(time.monotonic() - started, 1)}
+    if models:
+        # Train read by the fold extractors: wording of template families they never saw.
+        metrics["train_out_of_fold"] = score_extractions(
+            crossfit.out_of_fold(train_events, cache, learned, models), train_events
+        )
+        log.info("train, out of fold %s", metrics["train_out_of_fold"])
     for split in cfg.report_splits:
         events = events_of(load_split(data_dir, split, cfg.limit))  # type: ignore[arg-type]
-        build_rows(events, cache)  # embeds every text and side once, in batches
+        build_rows(events, cache, read)  # embeds every text and side once, in batches
         metrics[split] = {
             "learned": score_extractor(learned, events),
             "deterministic": score_extractor(DeterministicExtractor(), events),
@@ -198,11 +296,11 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
         log.info("%s learned %s", split, metrics[split]["learned"])
         log.info("%s deterministic %s", split, metrics[split]["deterministic"])
     held_out_open = open_preference_events(cfg.open_statements // 4, "dev", cfg.seed)
-    build_rows(held_out_open, cache)
+    build_rows(held_out_open, cache, read)
     metrics["open_dev"] = score_open(learned, held_out_open)
     log.info("open statements (held-out frames and topics) %s", metrics["open_dev"])
     held_out_chatter = chatter_events(cfg.chatter // 4, "dev", cfg.seed)
-    build_rows(held_out_chatter, cache)
+    build_rows(held_out_chatter, cache, read)
     metrics["chatter_dev"] = score_chatter(learned, held_out_chatter)
     log.info("chatter (held-out frames and topics) %s", metrics["chatter_dev"])
     metrics["abstain_threshold"] = meta["abstain_threshold"]

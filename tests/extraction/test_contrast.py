@@ -1,0 +1,122 @@
+"""A revision's contrast read against what the user holds (workers/extraction/contrast.py), and
+the write path handing the extractor those values (app/extraction/service.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sqlalchemy.orm import Session
+
+from app.extraction import service as extraction_service
+from app.extraction.base import EventInput
+from app.extraction.schemas import Extraction, Origin
+from app.models import Event
+from tests.ledger.conftest import LedgerDriver
+from workers.extraction.contrast import ValuePhrases, contrast_claim
+from workers.extraction.vocab import CLAIM_INDEX, CLAIMS
+
+ISO = CLAIM_INDEX[("date_format", "iso")]
+EUROPEAN = CLAIM_INDEX[("date_format", "european")]
+SHORT = CLAIM_INDEX[("answer_length", "short")]
+DIM = 384
+
+
+def _unit(index: int) -> np.ndarray:
+    v = np.zeros(DIM, dtype=np.float32)
+    v[index] = 1.0
+    return v
+
+
+# Each claim class's phrase embedded as its own unit vector: similarity says which it names.
+PHRASES = ValuePhrases(lambda texts: np.stack([_unit(i) for i in range(len(texts))]))
+
+
+def _claim(**probabilities: float) -> np.ndarray:
+    p = np.zeros(len(CLAIMS) + 1, dtype=np.float32)
+    for name, value in probabilities.items():
+        p[{"iso": ISO, "european": EUROPEAN, "short": SHORT}[name]] = value
+    return p
+
+
+HELD_EUROPEAN = frozenset({("date_format", "european")})
+
+
+class TestContrastClaim:
+    def test_a_rejected_stretch_naming_the_held_value_turns_the_read(self) -> None:
+        """'ISO dates rather than day-first dates', held: day-first, read: day-first."""
+        claim = _claim(european=0.55, iso=0.40)
+        assert contrast_claim(claim, _unit(EUROPEAN), Origin.user, HELD_EUROPEAN,
+                              PHRASES) == ISO
+
+    def test_still_x_not_y_is_left_alone(self) -> None:
+        """'Still day-first dates, not ISO', held: day-first: the rejected stretch names ISO."""
+        claim = _claim(european=0.55, iso=0.40)
+        assert contrast_claim(claim, _unit(ISO), Origin.user, HELD_EUROPEAN, PHRASES) is None
+
+    @pytest.mark.parametrize(
+        ("claim", "rejected", "origin", "held"),
+        [
+            # No rejected stretch: a plain restatement of what is held.
+            (_claim(european=0.55, iso=0.40), np.zeros(DIM, np.float32), Origin.user,
+             HELD_EUROPEAN),
+            # The read is not what the user holds.
+            (_claim(european=0.55, iso=0.40), _unit(EUROPEAN), Origin.user,
+             frozenset({("date_format", "us")})),
+            # The other value is too unlikely.
+            (_claim(european=0.97, iso=0.02), _unit(EUROPEAN), Origin.user, HELD_EUROPEAN),
+            # The user holds the other value too (in some domain).
+            (_claim(european=0.55, iso=0.40), _unit(EUROPEAN), Origin.user,
+             HELD_EUROPEAN | {("date_format", "iso")}),
+            # Not the user channel: the gate judges what a document says.
+            (_claim(european=0.55, iso=0.40), _unit(EUROPEAN), Origin.retrieved_document,
+             HELD_EUROPEAN),
+        ],
+    )
+    def test_keeps_the_read(self, claim: np.ndarray, rejected: np.ndarray, origin: Origin,
+                            held: frozenset[tuple[str, str]]) -> None:
+        assert contrast_claim(claim, rejected, origin, held, PHRASES) is None
+
+    def test_only_values_of_the_same_dimension(self) -> None:
+        claim = _claim(european=0.55, short=0.40)
+        assert contrast_claim(claim, _unit(EUROPEAN), Origin.user, HELD_EUROPEAN,
+                              PHRASES) is None
+
+
+class _Recorder:
+    name = "recorder"
+    version = "1"
+    reads_held = True
+
+    def __init__(self) -> None:
+        self.seen: list[EventInput] = []
+
+    def extract(self, event: EventInput) -> Extraction:
+        self.seen.append(event)
+        return Extraction(extractor=self.name, extractor_version=self.version,
+                          abstain_reason="no_preference")
+
+
+class TestWritePathHandsHeldValues:
+    def test_user_events_come_with_the_users_active_claims(self, db: Session) -> None:
+        driver = LedgerDriver(db, "recency")
+        driver.say("date_format", "european")
+        driver.say("answer_length", "short", origin=Origin.tool_output)  # held too, by recency
+        event = db.query(Event).order_by(Event.seq.desc()).first()
+        assert event is not None
+        recorder = _Recorder()
+        event.origin = Origin.user.value
+        extraction_service.extract(db, recorder, event)
+        assert ("date_format", "european") in recorder.seen[-1].held
+        event.origin = Origin.tool_output.value
+        extraction_service.extract(db, recorder, event)
+        assert recorder.seen[-1].held == frozenset()
+
+    def test_extractors_that_do_not_read_them_get_none(self, db: Session) -> None:
+        driver = LedgerDriver(db, "recency")
+        driver.say("date_format", "european")
+        event = db.query(Event).order_by(Event.seq.desc()).first()
+        assert event is not None
+        recorder = _Recorder()
+        recorder.reads_held = False
+        extraction_service.extract(db, recorder, event)
+        assert recorder.seen[-1].held == frozenset()

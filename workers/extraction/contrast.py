@@ -1,0 +1,80 @@
+"""A revision's contrast, read against what the user holds.
+
+"Kindly note a change: year-month-day dates rather than day-first dates." names two values of
+one dimension, and a pooled sentence embedding is close to both; on wording it never saw the
+claim head sometimes picks the one being left (out-of-fold train reads: 2 % of genuine
+changepoints). The ledger knows which of the two the user holds now. So for a user-channel
+event whose text rejects a stretch (`segments.split_sides`), where the heads read the value
+the user holds and that rejected stretch names it, the claim is the other value of the same
+dimension the heads rank next — when they give it at least CONTRAST_MIN_PROBABILITY and the
+user does not hold it too. "Still X, not Y" with X held is left alone: its rejected stretch
+names Y, not X.
+
+Chosen on the out-of-fold reads of train (held-out template families; docs/models/extractor.md):
+eight genuine revisions read right that were read as the held value, none read wrong that
+were right. Restricted to the user channel: on tool outputs and documents the same rule moved
+attacks and weak signals off the held value (no gain there: the gate holds those channels).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from app.extraction.schemas import Origin
+from app.extraction.taxonomy import DIMENSIONS
+from workers.extraction.vocab import CLAIMS, OPEN_CLAIM
+
+Array = npt.NDArray[np.float32]
+CONTRAST_MIN_PROBABILITY = 0.05
+# The claim classes of each dimension (indices into CLAIMS).
+_SAME_DIMENSION: dict[str, tuple[int, ...]] = {
+    d.name: tuple(i for i, (name, _) in enumerate(CLAIMS) if name == d.name) for d in DIMENSIONS
+}
+_PHRASES: tuple[str, ...] = tuple(
+    next(v.phrase for d in DIMENSIONS if d.name == dim for v in d.values if v.name == value)
+    for dim, value in CLAIMS
+)
+
+
+class ValuePhrases:
+    """The taxonomy's phrase of each claim class, embedded once (55, 384)."""
+
+    def __init__(self, embed: Callable[[list[str]], Array]) -> None:
+        self._embed = embed
+        self._vectors: Array | None = None
+
+    @property
+    def vectors(self) -> Array:
+        if self._vectors is None:
+            self._vectors = self._embed(list(_PHRASES))
+        return self._vectors
+
+
+def contrast_claim(
+    claim: Array,
+    rejected: Array,
+    origin: Origin,
+    held: frozenset[tuple[str, str]],
+    phrases: ValuePhrases,
+) -> int | None:
+    """The claim class to emit instead of the heads' first choice, or None to keep it.
+
+    claim (56,): the claim head's probabilities; rejected (384,): the embedding of the
+    text's rejected stretch (zeros when it has none)."""
+    top = int(np.argmax(claim))
+    if origin != Origin.user or top == OPEN_CLAIM or CLAIMS[top] not in held:
+        return None
+    if not np.any(rejected):
+        return None
+    others = [j for j in _SAME_DIMENSION[CLAIMS[top][0]] if j != top and CLAIMS[j] not in held]
+    if not others:
+        return None
+    other = max(others, key=lambda j: float(claim[j]))
+    if float(claim[other]) < CONTRAST_MIN_PROBABILITY:
+        return None
+    vectors = phrases.vectors
+    names_held = float(rejected @ vectors[top]) > float(rejected @ vectors[other])
+    return other if names_held else None
