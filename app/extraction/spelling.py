@@ -31,6 +31,7 @@ from pathlib import Path
 
 WORD = re.compile(r"[A-Za-z]+")
 MIN_LENGTH = 3  # shorter words are never repaired
+MAX_LENGTH = 24  # nor longer ones: no lexicon word is near, and their deletes are costly
 SHORT_WORD = 4  # up to this length: only a swap of neighbours or a dropped letter
 TWO_EDITS_FROM = 7  # words this long may be two edits away from their repair
 # Regular English suffixes: a vocabulary word with one of them is a word, not a typo.
@@ -118,7 +119,7 @@ class Speller:
 
     def repair(self, word: str) -> str:
         lower = word.lower()
-        if len(lower) < MIN_LENGTH or self.known(lower):
+        if not MIN_LENGTH <= len(lower) <= MAX_LENGTH or self.known(lower):
             return word
         edits = 2 if len(lower) >= TWO_EDITS_FROM else 1
         candidates = {c for d in _deletes(lower, edits) for c in self._index.get(d, ())}

@@ -63,6 +63,7 @@ class TestLeftAlone:
             "cmd: remember x3; hist: prev",  # abbreviations: short words, no substitution
             "Golang and pescatarian recipes",  # the taxonomy's own words
             "ok, np, go",  # words under three letters are never touched
+            "tablesswitchcommentsexplaining",  # nor words over 24 letters
         ],
     )
     def test_known_and_rare_words(self, speller: Speller, text: str) -> None:
