@@ -99,4 +99,5 @@ class TestShippedLexicon:
 
         extractor = load_extractor()
         assert extractor.speller is not None
-        assert extractor.reading("Plesae swithc to tabls.") == "Please switch to tables."
+        repaired = extractor.reading("Plesae swithc to bulet points.")
+        assert repaired == "Please switch to bullet points."

@@ -176,3 +176,18 @@ def score_chatter(extractor: Extractor, events: Sequence[EventRecord]) -> dict[s
     out = {"events": float(counts["all"][0])}
     out.update({f"read_{group}": read / max(1, n) for group, (n, read) in counts.items()})
     return {k: round(v, 4) for k, v in out.items()}
+
+
+def score_one_off(extractor: Extractor, events: Sequence[EventRecord]) -> dict[str, float]:
+    """On authored one-off requests (`one_off_requests.py`), which state no preference: the
+    share read as any claim, and as a claim on the dimension the request names."""
+    read = on_dimension = 0
+    for event in events:
+        hypotheses = extractor.extract(
+            EventInput(event.text, event.origin, event.occurred_at)
+        ).hypotheses
+        read += bool(hypotheses)
+        on_dimension += any(h.subject == event.oracle.get("mentions") for h in hypotheses)
+    n = max(1, len(events))
+    return {"events": float(len(events)), "read_all": round(read / n, 4),
+            "read_on_dimension": round(on_dimension / n, 4)}

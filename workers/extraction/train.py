@@ -48,9 +48,11 @@ from workers.extraction.metrics import (
     score_chatter,
     score_extractions,
     score_extractor,
+    score_one_off,
     score_open,
 )
 from workers.extraction.model import ExtractorModelConfig, ExtractorNet, export
+from workers.extraction.one_off_requests import one_off_events, standing_events
 from workers.extraction.open_preferences import open_preference_events, taxonomy_statements
 
 # 6: the heads read typo-repaired text (a lexicon file beside the weights names the repairs).
@@ -78,6 +80,11 @@ class ExtractorTrainConfig:
     # Authored chatter that states no preference (`everyday_chatter.py`): registers and
     # topics the train split lacks, a third of them mentioning a taxonomy value in passing.
     chatter: int = 3000
+    # Authored one-off requests that name a taxonomy value (`one_off_requests.py`: "port this
+    # snippet to Go for Sam"), a task and not a preference; they train the has-preference head.
+    one_off_requests: int = 2000
+    # ... and the same task frames made standing ("... from now on"): preferences.
+    standing_requests: int = 1000
     # Networks averaged (seeds seed, seed + 1, …, each with its own draw of augmentation):
     # chosen on dev, where three read more and steadier than one (docs/models/extractor.md).
     ensemble: int = 3
@@ -120,6 +127,8 @@ def authored_events(
     authored = open_preference_events(cfg.open_statements, "train", seed)
     authored += taxonomy_statements(surface_forms(events), cfg.open_statements // 2, seed)
     authored += chatter_events(cfg.chatter, "train", seed)
+    authored += one_off_events(cfg.one_off_requests, "train", seed)
+    authored += standing_events(cfg.standing_requests, "train", seed)
     return composed, authored
 
 
@@ -237,8 +246,9 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
     train_events = events_of(load_split(data_dir, "train", cfg.limit))
     dev_events = events_of(load_split(data_dir, "dev", cfg.limit))
     log.info("extractor: %d train events (+%d composed revisions, +%d open statements, +%d "
-             "chatter), %d dev events", len(train_events), cfg.augmented_revisions,
-             cfg.open_statements, cfg.chatter, len(dev_events))
+             "chatter, +%d one-off requests), %d dev events", len(train_events),
+             cfg.augmented_revisions, cfg.open_statements, cfg.chatter, cfg.one_off_requests,
+             len(dev_events))
     read: ReadFn = as_written
     lexicon = cfg.out.with_suffix(".lexicon.json")
     if cfg.spelling:
@@ -303,6 +313,13 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
     build_rows(held_out_chatter, cache, read)
     metrics["chatter_dev"] = score_chatter(learned, held_out_chatter)
     log.info("chatter (held-out frames and topics) %s", metrics["chatter_dev"])
+    held_out_one_off = one_off_events(cfg.one_off_requests // 4, "dev", cfg.seed)
+    build_rows(held_out_one_off, cache, read)
+    metrics["one_off_dev"] = score_one_off(learned, held_out_one_off)
+    held_out_standing = standing_events(cfg.standing_requests // 4, "dev", cfg.seed)
+    build_rows(held_out_standing, cache, read)
+    metrics["standing_dev"] = score_extractor(learned, held_out_standing)
+    log.info("one-off requests (held-out frames and objects) %s", metrics["one_off_dev"])
     metrics["abstain_threshold"] = meta["abstain_threshold"]
     metrics["weights_bytes"] = cfg.out.stat().st_size
     cfg.out.with_suffix(".metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
