@@ -28,6 +28,21 @@ def lock_state(
     A state written by another policy or model version is never read as this one's: its
     latent is reset and the change is recorded by the new version's name on the row.
     """
+    state = _locked(db, user_id)
+    if state is None:  # the user's first event: create the row, then lock it (races insert once)
+        state = _insert_state(db, tenant_id, user_id, policy)
+    if (state.model_name, state.model_version) != (policy.name, policy.version):
+        state.model_name, state.model_version, state.latent = policy.name, policy.version, None
+    return state
+
+
+def _locked(db: Session, user_id: uuid.UUID) -> GateState | None:
+    return db.scalar(select(GateState).where(GateState.user_id == user_id).with_for_update())
+
+
+def _insert_state(
+    db: Session, tenant_id: uuid.UUID, user_id: uuid.UUID, policy: AdmissionPolicy
+) -> GateState:
     db.execute(
         pg_insert(GateState)
         .values(
@@ -40,10 +55,8 @@ def lock_state(
         )
         .on_conflict_do_nothing(index_elements=["user_id"])
     )
-    state = db.scalar(select(GateState).where(GateState.user_id == user_id).with_for_update())
+    state = _locked(db, user_id)
     assert state is not None
-    if (state.model_name, state.model_version) != (policy.name, policy.version):
-        state.model_name, state.model_version, state.latent = policy.name, policy.version, None
     return state
 
 
