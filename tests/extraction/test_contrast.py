@@ -12,7 +12,7 @@ from app.extraction.base import EventInput
 from app.extraction.schemas import Extraction, Origin
 from app.models import Event
 from tests.ledger.conftest import LedgerDriver
-from workers.extraction.contrast import ValuePhrases, contrast_claim
+from workers.extraction.contrast import contrast_claim
 from workers.extraction.vocab import CLAIM_INDEX, CLAIMS
 
 ISO = CLAIM_INDEX[("date_format", "iso")]
@@ -28,7 +28,11 @@ def _unit(index: int) -> np.ndarray:
 
 
 # Each claim class's phrase embedded as its own unit vector: similarity says which it names.
-PHRASES = ValuePhrases(lambda texts: np.stack([_unit(i) for i in range(len(texts))]))
+VECTORS = {claim: _unit(i) for i, claim in enumerate(CLAIMS)}
+
+
+def _phrases() -> dict[tuple[str, str], np.ndarray]:
+    return VECTORS
 
 
 def _claim(**probabilities: float) -> np.ndarray:
@@ -46,12 +50,12 @@ class TestContrastClaim:
         """'ISO dates rather than day-first dates', held: day-first, read: day-first."""
         claim = _claim(european=0.55, iso=0.40)
         assert contrast_claim(claim, _unit(EUROPEAN), Origin.user, HELD_EUROPEAN,
-                              PHRASES) == ISO
+                              _phrases) == ISO
 
     def test_still_x_not_y_is_left_alone(self) -> None:
         """'Still day-first dates, not ISO', held: day-first: the rejected stretch names ISO."""
         claim = _claim(european=0.55, iso=0.40)
-        assert contrast_claim(claim, _unit(ISO), Origin.user, HELD_EUROPEAN, PHRASES) is None
+        assert contrast_claim(claim, _unit(ISO), Origin.user, HELD_EUROPEAN, _phrases) is None
 
     @pytest.mark.parametrize(
         ("claim", "rejected", "origin", "held"),
@@ -74,12 +78,12 @@ class TestContrastClaim:
     )
     def test_keeps_the_read(self, claim: np.ndarray, rejected: np.ndarray, origin: Origin,
                             held: frozenset[tuple[str, str]]) -> None:
-        assert contrast_claim(claim, rejected, origin, held, PHRASES) is None
+        assert contrast_claim(claim, rejected, origin, held, _phrases) is None
 
     def test_only_values_of_the_same_dimension(self) -> None:
         claim = _claim(european=0.55, short=0.40)
         assert contrast_claim(claim, _unit(EUROPEAN), Origin.user, HELD_EUROPEAN,
-                              PHRASES) is None
+                              _phrases) is None
 
 
 class _Recorder:

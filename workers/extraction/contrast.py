@@ -18,13 +18,14 @@ attacks and weak signals off the held value (no gain there: the gate holds those
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import numpy.typing as npt
 
 from app.extraction.schemas import Origin
 from app.extraction.taxonomy import DIMENSIONS
+from workers.common.value_phrases import value_phrase_vectors
 from workers.extraction.vocab import CLAIMS, OPEN_CLAIM
 
 Array = npt.NDArray[np.float32]
@@ -33,24 +34,6 @@ CONTRAST_MIN_PROBABILITY = 0.05
 _SAME_DIMENSION: dict[str, tuple[int, ...]] = {
     d.name: tuple(i for i, (name, _) in enumerate(CLAIMS) if name == d.name) for d in DIMENSIONS
 }
-_PHRASES: tuple[str, ...] = tuple(
-    next(v.phrase for d in DIMENSIONS if d.name == dim for v in d.values if v.name == value)
-    for dim, value in CLAIMS
-)
-
-
-class ValuePhrases:
-    """The taxonomy's phrase of each claim class, embedded once (55, 384)."""
-
-    def __init__(self, embed: Callable[[list[str]], Array]) -> None:
-        self._embed = embed
-        self._vectors: Array | None = None
-
-    @property
-    def vectors(self) -> Array:
-        if self._vectors is None:
-            self._vectors = self._embed(list(_PHRASES))
-        return self._vectors
 
 
 def contrast_claim(
@@ -58,12 +41,13 @@ def contrast_claim(
     rejected: Array,
     origin: Origin,
     held: frozenset[tuple[str, str]],
-    phrases: ValuePhrases,
+    phrase_vectors: Callable[[], Mapping[tuple[str, str], Array]] = value_phrase_vectors,
 ) -> int | None:
     """The claim class to emit instead of the heads' first choice, or None to keep it.
 
     claim (56,): the claim head's probabilities; rejected (384,): the embedding of the
-    text's rejected stretch (zeros when it has none)."""
+    text's rejected stretch (zeros when it has none); phrase_vectors: the taxonomy's value
+    phrases embedded, asked for only when a contrast is in question."""
     top = int(np.argmax(claim))
     if origin != Origin.user or top == OPEN_CLAIM or CLAIMS[top] not in held:
         return None
@@ -75,6 +59,6 @@ def contrast_claim(
     other = max(others, key=lambda j: float(claim[j]))
     if float(claim[other]) < CONTRAST_MIN_PROBABILITY:
         return None
-    vectors = phrases.vectors
-    names_held = float(rejected @ vectors[top]) > float(rejected @ vectors[other])
+    vectors = phrase_vectors()
+    names_held = float(rejected @ vectors[CLAIMS[top]]) > float(rejected @ vectors[CLAIMS[other]])
     return other if names_held else None

@@ -190,7 +190,6 @@ class _Reader(LearnedExtractor):
         self.version = final.version
         self.speller = speller
         self._embedder = final._embedder
-        self._phrases = final._phrases
         self._rules = final._rules
 
 

@@ -42,7 +42,7 @@ from app.extraction.spelling import Speller, load_speller
 from app.extraction.taxonomy import DIMENSIONS
 from workers.common import npmlp
 from workers.common.weights import digest, load_npz
-from workers.extraction.contrast import ValuePhrases, contrast_claim
+from workers.extraction.contrast import contrast_claim
 from workers.extraction.segments import split_sides
 from workers.extraction.vocab import (
     CLAIMS,
@@ -167,7 +167,6 @@ class LearnedExtractor:
 
     def __init__(self, weights: Path = WEIGHTS, embedder: Embedder | None = None) -> None:
         self._embedder = embedder
-        self._phrases = ValuePhrases(lambda texts: self.embedder.embed(texts))
         self._rules = DeterministicExtractor()
         arrays, meta = load_npz(weights)
         self.heads = ExtractorHeads(arrays, meta)
@@ -260,9 +259,7 @@ class LearnedExtractor:
         claim_index = int(np.argmax(probs["claim"][row]))
         if event.held:
             rejected = x[row, INPUT_PARTS[2]]  # (384,): the rejected stretch, zeros if none
-            contrast = contrast_claim(
-                probs["claim"][row], rejected, event.origin, event.held, self._phrases
-            )
+            contrast = contrast_claim(probs["claim"][row], rejected, event.origin, event.held)
             claim_index = claim_index if contrast is None else contrast
         hypothesis = _hypothesis(probs, row, event, claim_index)
         if hypothesis is None:

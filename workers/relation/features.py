@@ -8,37 +8,23 @@ cosine of their claim embeddings.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
-import numpy.typing as npt
 
 from app.extraction.taxonomy import DIMENSIONS
 from app.ledger.relations import ClaimFields
+from workers.common.value_phrases import PHRASES, value_phrase_vectors
 
 SUBJECTS: tuple[str, ...] = tuple(d.name for d in DIMENSIONS)
-_PHRASES: dict[tuple[str, str], str] = {
-    (d.name, v.name): v.phrase for d in DIMENSIONS for v in d.values
-}
 RELATION_FEATURES = 8 + len(SUBJECTS)
 LABELS = ("supports", "contradicts", "unrelated")
 
 
-@lru_cache(maxsize=1)
-def _phrase_vectors() -> dict[tuple[str, str], npt.NDArray[np.float32]]:
-    from app.core.embeddings import get_embedder
-
-    keys = sorted(_PHRASES)
-    vectors = get_embedder().embed([_PHRASES[k] for k in keys])
-    return {k: vectors[i] for i, k in enumerate(keys)}
-
-
 def value_similarity(new: ClaimFields, old: ClaimFields) -> tuple[float, bool]:
-    a = _PHRASES.get((new.subject, new.value or ""))
-    b = _PHRASES.get((old.subject, old.value or ""))
+    a = PHRASES.get((new.subject, new.value or ""))
+    b = PHRASES.get((old.subject, old.value or ""))
     if a is None or b is None:
         return (1.0 if new.value == old.value else 0.0), False
-    vectors = _phrase_vectors()
+    vectors = value_phrase_vectors()
     return float(np.dot(vectors[(new.subject, new.value or "")],
                         vectors[(old.subject, old.value or "")])), True
 
