@@ -62,9 +62,14 @@ class SimulatedUser:
     def answer(self, claim: PendingClaim, state: dict[str, Any], *, episode_id: str,
                event_index: int, question: int) -> tuple[Answer, str | None]:
         truth, scope = truthful_answer(claim, state)
-        if self.error <= 0.0 or _draw(episode_id, event_index, question) >= self.error:
+        if not self.errs(episode_id=episode_id, event_index=event_index, question=question):
             return truth, scope
         return ("reject", None) if truth != "reject" else ("confirm", None)
+
+    def errs(self, *, episode_id: str, event_index: int, question: int) -> bool:
+        """Whether this question's answer is one of the user's errors (the same draw
+        `answer` uses, so the benchmark can tell a wrong answer from a misread claim)."""
+        return self.error > 0.0 and _draw(episode_id, event_index, question) < self.error
 
 
 def _draw(episode_id: str, event_index: int, question: int) -> float:

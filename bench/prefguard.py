@@ -24,8 +24,8 @@ from typing import Any
 from sqlalchemy import Engine
 from tqdm import tqdm
 
+from bench import adherence_losses, report, selector
 from bench import policies as bench_policies
-from bench import report, selector
 from bench.clarify_answers import SimulatedUser
 from bench.generator.cache import ensure_dataset
 from bench.metrics import breakdown, evaluate
@@ -100,12 +100,14 @@ def changepoint_windows(episode: dict[str, Any]) -> set[int]:
 
 def answer_questions(tenant: BenchTenant, user: SimulatedUser | None, episode_id: str,
                      index: int, event_id: Any, state_after: dict[str, Any] | None
-                     ) -> tuple[list[str], list[Any]]:
+                     ) -> tuple[list[str], list[Any], list[Any]]:
     """The user answers every question asked at the event, from the latent state after it
-    (None: nobody answers). Returns the answers and the events that raised questions asked
-    here but deferred from earlier (their ledger changes are what the answers change)."""
+    (None: nobody answers). Returns the answers, the events that raised questions asked
+    here but deferred from earlier (their ledger changes are what the answers change), and
+    the raising event of each answer that was in error."""
     answers: list[str] = []
     deferred_from = []
+    wrong_for = []
     for question, (clarification_id, claim, raised) in enumerate(
             tenant.pending_clarifications(event_id)):
         if raised != event_id:
@@ -114,9 +116,11 @@ def answer_questions(tenant: BenchTenant, user: SimulatedUser | None, episode_id
             continue
         answer, scope = user.answer(claim, state_after, episode_id=episode_id,
                                     event_index=index, question=question)
+        if user.errs(episode_id=episode_id, event_index=index, question=question):
+            wrong_for.append(raised)
         tenant.answer(clarification_id, answer, scope)
         answers.append(answer)
-    return answers, deferred_from
+    return answers, deferred_from, wrong_for
 
 
 def run_episode(tenant: BenchTenant, episode: dict[str, Any],
@@ -141,11 +145,14 @@ def run_episode(tenant: BenchTenant, episode: dict[str, Any],
         record.actions, record.changes = written.actions, written.changes
         record.ms, record.failed = written.ms, written.failed
         deferred_from: list[Any] = []
+        wrong_for: list[Any] = []
         if may_have_asked(event["origin"], written.actions):
-            record.answers, deferred_from = answer_questions(
+            record.answers, deferred_from, wrong_for = answer_questions(
                 tenant, user_answers, episode["episode_id"], i, written.event_id,
                 oracle.get("state_after"))
         record.deferred_asked = len(deferred_from)
+        for raised in wrong_for:
+            (record if raised == written.event_id else records[index_of[raised]]).wrong_answers += 1
         if record.answers:
             record.actions, record.changes = tenant.outcome(written.event_id)
             for raised in deferred_from:  # the answer changed what that event wrote
@@ -270,6 +277,7 @@ def summarize(
         "n_episodes": n_episodes,
         "methods": {m: evaluate(eps, replicates=replicates) for m, eps in outcomes.items()},
         "breakdown": {m: breakdown(eps) for m, eps in outcomes.items()},
+        "adherence_losses": {m: adherence_losses.losses(eps) for m, eps in outcomes.items()},
         **(extra or {}),
     }
 
@@ -355,7 +363,7 @@ def rescore(out: Path, *, replicates: int | None = None, plot: bool = True) -> d
     """Recompute every metric from a run's raw outcomes (no service calls)."""
     previous = json.loads((out / "results.json").read_text())
     keep = {k: v for k, v in previous.items()
-            if k not in ("split", "n_episodes", "methods", "breakdown")}
+            if k not in ("split", "n_episodes", "methods", "breakdown", "adherence_losses")}
     return write_results(
         out, previous["split"], read_outcomes(out), keep,
         replicates=replicates or int(previous.get("bootstrap_replicates", 10_000)), plot=plot,

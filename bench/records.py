@@ -93,6 +93,9 @@ class EventRecord:
     # Questions deferred from earlier events (the question budget was spent then) and asked
     # at this one (app/gate/deferred.py).
     deferred_asked: int = 0
+    # Answers to this event's own questions (asked here or deferred to a later event) that
+    # were the simulated user's errors (ε): tells an answer in error from a misread claim.
+    wrong_answers: int = 0
     ms: float = 0.0
     failed: bool = False
 

@@ -106,6 +106,21 @@ def grouped_table(breakdown: dict[str, dict[str, dict[str, Any]]], key: str,
     return "\n".join(lines) + "\n"
 
 
+def losses_table(losses: dict[str, dict[str, int]]) -> str:
+    """Rows: methods; columns: changepoints, lost, then each cause as user / untrusted."""
+    from bench.adherence_losses import CAUSES
+
+    names = [c.replace("_", " ") for c in CAUSES]
+    lines = ["| method | changepoints | lost | " + " | ".join(names) + " |",
+             "|" + "---|" * (len(CAUSES) + 3)]
+    for method, counts in losses.items():
+        cells = [f"{counts.get(f'user:{c}', 0)} / {counts.get(f'untrusted:{c}', 0)}"
+                 for c in CAUSES]
+        lines.append(f"| {method} | {counts.get('changepoints', 0)} | {counts.get('lost', 0)} | "
+                     + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def prefguard_markdown(results: dict[str, Any]) -> str:
     methods: dict[str, dict[str, Any]] = results["methods"]
     any_method = next(iter(methods.values()), {})
@@ -141,6 +156,15 @@ def prefguard_markdown(results: dict[str, Any]) -> str:
             f"({any_method.get('n', {}).get('audited_citations', '?')} audited citations "
             f"for the first method).\n\n",
             table(methods, SELECTOR_COLUMNS, ci=True),
+        ]
+    if results.get("adherence_losses"):
+        parts += [
+            "\n## Where adherence goes\n\n",
+            "Genuine changepoints each method does not adhere to, by the first thing that "
+            "went wrong (`bench/adherence_losses.py`); cells are user channel / untrusted "
+            "channels. `answer in error` is the simulated user's ε: no policy that asks "
+            "does better.\n\n",
+            losses_table(results["adherence_losses"]),
         ]
     failed = {m: v["n"].get("failed_events", 0) for m, v in methods.items()}
     if any(failed.values()):

@@ -72,6 +72,15 @@ class TestErrors:
                              event_index=0, question=0) for i in range(500)]
         assert set(wrong) == {("scope", "standups"), ("reject", None)}
 
+    def test_errs_names_exactly_the_answers_that_are_not_the_truthful_one(self) -> None:
+        user = SimulatedUser(0.08)
+        truth = truthful_answer(claim("units", "metric"), STATE)
+        for i in range(500):
+            given = user.answer(claim("units", "metric"), STATE, episode_id=f"e{i}",
+                                event_index=2, question=1)
+            assert user.errs(episode_id=f"e{i}", event_index=2, question=1) == (given != truth)
+        assert not SimulatedUser(0.0).errs(episode_id="e", event_index=0, question=0)
+
 
 @pytest.fixture(scope="module")
 def oracle_tenant(server_uri: str) -> Iterator[BenchTenant]:

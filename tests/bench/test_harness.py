@@ -55,7 +55,11 @@ def test_prefguard_end_to_end(tiny_data: Path, tmp_path: Path, server_uri: str) 
         # The service selector and the audit ran on every probe.
         assert values["n"]["audited_citations"] > 0
     assert set(on_disk["breakdown"]["recency"]) == {"drift_shape", "attack_family", "track"}
+    for losses in on_disk["adherence_losses"].values():  # every lost changepoint has a cause
+        lost = sum(n for key, n in losses.items() if ":" in key)
+        assert lost == losses.get("lost", 0) <= losses.get("changepoints", 0)
     assert "Main comparison" in (out / "results.md").read_text()
+    assert "Where adherence goes" in (out / "results.md").read_text()
     assert "Selector and citation audit" in (out / "results.md").read_text()
     assert (out / "frontier.png").stat().st_size > 1000
     assert len((out / "outcomes" / "oracle.jsonl").read_text().splitlines()) == 3
