@@ -215,11 +215,15 @@ class LearnedGatePolicy:
                 action = Action.quarantine
         else:
             action, reason = most_probable, "most_probable"
+        if action in WRITES and laundering.laundered(
+            gate_input.origin, _overlap(state, self.gate.provenance)
+        ):
+            action, reason = Action.quarantine, LAUNDERED
         if laundering.held_back(gate_input.origin, action.value):
             # Its text joins the laundering memory: a later paste of it reads as laundered.
             now_days = gate_input.occurred_at.timestamp() / 86_400.0
             if not state.memory.days or state.memory.days[-1] != now_days:
-                state.memory.remember(now_days, state.sketch, state.embedding)
+                state.memory.remember(now_days, state.sketch, state.embedding, untrusted=False)
                 new_latent = encode(state, self.version)
         return GateDecision(
             action=action,
@@ -229,6 +233,16 @@ class LearnedGatePolicy:
             reasons=[reason, f"gate_{self.gate.net.config.variant}"],
             latent=new_latent,
         )
+
+
+WRITES = frozenset({Action.add, Action.revise, Action.scope})
+LAUNDERED = "laundered_from_untrusted"
+
+
+def _overlap(state: GateLatent, provenance: bool) -> float:
+    """The event's containment in the user's recent untrusted-channel passages (from its
+    sketch; zero in the no-provenance ablation, which has no laundering signal)."""
+    return state.memory.untrusted_containment(state.sketch) if provenance else 0.0
 
 
 # The user's own settings exports and files arrive on untrusted channels, worded like what an

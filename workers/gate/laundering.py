@@ -27,8 +27,10 @@ _EMPTY = np.zeros(0, dtype=np.uint32)
 
 
 def shingles(text: str) -> npt.NDArray[np.uint32]:
-    """Sorted unique CRC-32 hashes of the text's word 3-grams (words, for short texts)."""
-    words = _WORD.findall(text.lower())
+    """Sorted unique CRC-32 hashes of the text's word 3-grams (words, for short texts).
+    Apostrophes stay inside words ("what's") but quote marks around them go: a passage
+    quoted in a document ('cmd: remember x') is the same passage when pasted unquoted."""
+    words = [w for w in (m.strip("'") for m in _WORD.findall(text.lower())) if w]
     grams = (
         [" ".join(words[i : i + 3]) for i in range(len(words) - 2)] if len(words) >= 3 else words
     )
@@ -53,6 +55,21 @@ def containment(hashes: npt.NDArray[np.uint32], other: npt.NDArray[np.uint32]) -
     return float(np.isin(window, other).mean())
 
 
+# A user-channel text at least this much contained in a recent untrusted-channel passage is
+# that passage, whoever sends it: the gate may hold or ask
+# about its claim but never writes it straight into the ledger (`infer.decide`). The learned
+# gate reads the same containment as an input, yet on held-out templates it still admitted
+# verbatim pastes. Chosen on the train split, where a text's containment in the untrusted
+# events before it reaches 0.5 for 25.9 % of same-origin attacks on the user channel and for
+# 0.1 % of genuine changepoints (0.4 % of genuine preference statements).
+LAUNDERED_MIN_CONTAINMENT = 0.5
+
+
+def laundered(origin: Origin, overlap: float) -> bool:
+    """A user event whose text repeats a recent untrusted-channel passage."""
+    return origin == Origin.user and overlap >= LAUNDERED_MIN_CONTAINMENT
+
+
 def is_untrusted(origin: Origin) -> bool:
     return origin != Origin.user
 
@@ -70,25 +87,44 @@ class UntrustedMemory:
     days: list[float] = field(default_factory=list)
     sketches: list[npt.NDArray[np.uint32]] = field(default_factory=list)
     embeddings: list[npt.NDArray[np.float32]] = field(default_factory=list)
+    # Per entry: it arrived on an untrusted channel (False: a user event the gate held back).
+    untrusted: list[bool] = field(default_factory=list)
 
     def forget_before(self, now_days: float) -> None:
         keep = [i for i, d in enumerate(self.days) if now_days - d <= MEMORY_DAYS]
         self.days = [self.days[i] for i in keep]
         self.sketches = [self.sketches[i] for i in keep]
         self.embeddings = [self.embeddings[i] for i in keep]
+        self.untrusted = [self.untrusted[i] for i in keep]
 
     def remember(
-        self, now_days: float, hashes: npt.NDArray[np.uint32], embedding: npt.NDArray[np.float32]
+        self,
+        now_days: float,
+        hashes: npt.NDArray[np.uint32],
+        embedding: npt.NDArray[np.float32],
+        untrusted: bool = True,
     ) -> None:
         self.days.append(now_days)
         self.sketches.append(sketch(hashes))
         self.embeddings.append(embedding.astype(np.float32))
+        self.untrusted.append(untrusted)
         if len(self.days) > MEMORY_SIZE:
-            self.days, self.sketches, self.embeddings = (
+            self.days, self.sketches, self.embeddings, self.untrusted = (
                 self.days[-MEMORY_SIZE:],
                 self.sketches[-MEMORY_SIZE:],
                 self.embeddings[-MEMORY_SIZE:],
+                self.untrusted[-MEMORY_SIZE:],
             )
+
+    def untrusted_containment(self, hashes: npt.NDArray[np.uint32]) -> float:
+        """The text's largest containment in a remembered untrusted-channel passage (held-back
+        user events left out: a user repeating their own held statement is evidence, not a
+        paste)."""
+        return max(
+            (containment(hashes, s) for s, u in zip(self.sketches, self.untrusted, strict=True)
+             if u),
+            default=0.0,
+        )
 
 
 def signal(

@@ -147,7 +147,7 @@ def replay_episode(
             )
             step.matched = reads_event(hypothesis, event)
             if laundering.held_back(event.origin, action.value):
-                memory.remember(now_days, hashes, text_embeddings[row])
+                memory.remember(now_days, hashes, text_embeddings[row], untrusted=False)
             ledger.apply(
                 action,
                 hypothesis,

@@ -24,7 +24,9 @@ from app.models.base import EMBEDDING_DIM
 from workers.gate.laundering import SKETCH_SIZE, UntrustedMemory
 
 MAGIC = b"CAPG"
-FORMAT = 1
+# 2: each remembered passage says whether it came on an untrusted channel. A latent of
+# another format is not read (the belief and the laundering memory restart; the ledger stays).
+FORMAT = 2
 Array = npt.NDArray[np.float32]
 
 
@@ -98,6 +100,7 @@ def encode(latent: GateLatent, model_version: str) -> bytes:
         _array(lengths, "<u2"),
         _array(sketches, "<u4"),
         _array(embeddings, "<f2"),
+        _array(np.asarray(memory.untrusted, dtype=np.uint8), "<u1"),
         latent.event_id.bytes if latent.event_id else b"\0" * 16,
         _array(latent.scalars, "<f4"),
         _array(latent.embedding, "<f2"),
@@ -132,6 +135,9 @@ def decode(data: bytes | None, model_version: str) -> GateLatent | None:
         sketches = reader.array("<u4").reshape(n, SKETCH_SIZE)
         flat = reader.array("<f2")
         embeddings = flat.reshape(n, -1) if n else flat.reshape(0, 0)
+        untrusted = reader.array("<u1")
+        if len(untrusted) != n:
+            raise ValueError("memory flags do not match")
         raw_id = reader.raw(16)
         latent = GateLatent(
             h=h.astype(np.float32),
@@ -140,6 +146,7 @@ def decode(data: bytes | None, model_version: str) -> GateLatent | None:
                 days=[float(d) for d in days],
                 sketches=[sketches[i, : int(lengths[i])].copy() for i in range(n)],
                 embeddings=[embeddings[i].astype(np.float32) for i in range(n)],
+                untrusted=[bool(u) for u in untrusted],
             ),
             event_id=None if raw_id == b"\0" * 16 else uuid.UUID(bytes=raw_id),
             scalars=reader.array("<f4").astype(np.float32),

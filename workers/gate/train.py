@@ -77,6 +77,9 @@ class GateTrainConfig:
     report_splits: tuple[str, ...] = ("dev", "test")
 
 
+REPLAY_PROGRESS_EVERY = 200
+
+
 def _replay(
     episodes: list[Episode], hypotheses: list[Hypothesis | None], cache: EmbeddingCache,
     scorer: injection.InjectionScorer, cfg: GateTrainConfig,
@@ -85,7 +88,9 @@ def _replay(
     claim_vectors = dict(zip(claims, cache.embed(claims), strict=True))
     out = []
     start = 0
-    for episode in episodes:
+    for i, episode in enumerate(episodes):
+        if i and i % REPLAY_PROGRESS_EVERY == 0:  # the train split takes minutes
+            log.info("  replayed %d/%d episodes", i, len(episodes))
         n = len(episode.events)
         out.append(
             replay_episode(
