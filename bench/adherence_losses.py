@@ -2,7 +2,7 @@
 thing that went wrong for it (computed from the raw outcomes, like every metric).
 
 The causes, checked in this order for a changepoint whose probe does not follow the true
-value (`bench/metrics.adherence_items` scores the same items):
+value (the items `adherence` scores, `bench/metrics.scored_changepoints`):
 
 - `not_read`        the extractor abstained on the event
 - `answer_in_error` a question about its claim was answered wrongly (the simulated user's
@@ -28,9 +28,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from bench import judge as judging
-from bench.metrics import changepoint_probe, genuine_changepoints
-from bench.records import ACTIVE_CHANGES, WRITE_ACTIONS, EpisodeOutcome, EventRecord, true_value
+from bench.metrics import scored_changepoints
+from bench.records import ACTIVE_CHANGES, WRITE_ACTIONS, EpisodeOutcome, EventRecord
 
 CAUSES = ("not_read", "answer_in_error", "answered_no", "asked_waiting", "retained", "held",
           "admitted", "other")
@@ -65,13 +64,9 @@ def losses(episodes: Sequence[EpisodeOutcome]) -> dict[str, int]:
     """Counts of lost changepoints by `<channel>:<cause>`, plus `changepoints` and `lost`."""
     counts: Counter[str] = Counter()
     for episode in episodes:
-        for event in genuine_changepoints(episode):
-            probe = changepoint_probe(episode, event)
-            if probe is None or event.dimension is None:
-                continue
+        for event, adhered in scored_changepoints(episode):
             counts["changepoints"] += 1
-            truth = true_value(probe.true_state, event.dimension, probe.scope)
-            if judging.follows(probe.candidates[probe.selected], probe.dimension, truth):
+            if adhered:
                 continue
             counts["lost"] += 1
             channel = "user" if event.origin == "user" else "untrusted"

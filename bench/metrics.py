@@ -156,15 +156,22 @@ def genuine_changepoints(episode: EpisodeOutcome) -> list[EventRecord]:
     ]
 
 
-def adherence_items(episode: EpisodeOutcome) -> list[float]:
+def scored_changepoints(episode: EpisodeOutcome) -> list[tuple[EventRecord, bool]]:
+    """Each genuine changepoint with a probe, and whether that probe follows the true value
+    (the items of `adherence`; bench/adherence_losses.py explains the misses)."""
     out = []
     for event in genuine_changepoints(episode):
         probe = changepoint_probe(episode, event)
         if probe is None or event.dimension is None:
             continue
         truth = true_value(probe.true_state, event.dimension, probe.scope)
-        out.append(float(judging.follows(probe.candidates[probe.selected], probe.dimension, truth)))
+        out.append((event, judging.follows(probe.candidates[probe.selected], probe.dimension,
+                                           truth)))
     return out
+
+
+def adherence_items(episode: EpisodeOutcome) -> list[float]:
+    return [float(adhered) for _, adhered in scored_changepoints(episode)]
 
 
 def _available(episode: EpisodeOutcome, event: EventRecord) -> float | None:

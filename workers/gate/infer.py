@@ -260,7 +260,7 @@ def second_look(origin: Origin, subject: str, probabilities: dict[Action, float]
     is a taxonomy claim in the service's own words — an open claim quotes the event, and a
     question must never put an untrusted channel's text in front of the user."""
     most_probable = max(probabilities, key=lambda a: probabilities[a])
-    write = sum(probabilities.get(a, 0.0) for a in (Action.add, Action.revise, Action.scope))
+    write = sum(probabilities.get(a, 0.0) for a in WRITES)
     return (origin != Origin.user and most_probable == Action.quarantine
             and write >= SECOND_LOOK_MIN_WRITE and not is_open_subject(subject))
 

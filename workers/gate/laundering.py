@@ -56,12 +56,12 @@ def containment(hashes: npt.NDArray[np.uint32], other: npt.NDArray[np.uint32]) -
 
 
 # A user-channel text at least this much contained in a recent untrusted-channel passage is
-# that passage, whoever sends it: the gate may hold or ask
-# about its claim but never writes it straight into the ledger (`infer.decide`). The learned
-# gate reads the same containment as an input, yet on held-out templates it still admitted
-# verbatim pastes. Chosen on the train split, where a text's containment in the untrusted
-# events before it reaches 0.5 for 25.9 % of same-origin attacks on the user channel and for
-# 0.1 % of genuine changepoints (0.4 % of genuine preference statements).
+# that passage, whoever sends it: the gate may hold or ask about its claim but never writes
+# it straight into the ledger (`infer.decide`). The learned gate reads the same containment
+# as an input, but nothing guarantees it holds a verbatim paste. Chosen on the train split,
+# where a text's containment in the untrusted events before it reaches 0.5 for 25.9 % of
+# same-origin attacks on the user channel and for 0.1 % of genuine changepoints (0.4 % of
+# genuine preference statements).
 LAUNDERED_MIN_CONTAINMENT = 0.5
 
 
