@@ -37,12 +37,14 @@ def extractor(
     dev_threshold: Annotated[bool, typer.Option(help="Choose the abstention threshold on dev "
                                                 "alone (version 5), not on dev pooled with "
                                                 "out-of-fold train.")] = False,
+    threshold: Annotated[float | None, typer.Option(help="A fixed abstention threshold "
+                                                    "(default: the best pooled F1).")] = None,
 ) -> None:
     """Train the extractor (MLP heads over MiniLM embeddings and rule-reader cues)."""
     from workers.extraction.train import ExtractorTrainConfig, main
 
     cfg = ExtractorTrainConfig(seed=seed, threads=threads, limit=limit, spelling=spelling,
-                               pooled_threshold=not dev_threshold)
+                               pooled_threshold=not dev_threshold, threshold=threshold)
     if epochs is not None:
         cfg.epochs = epochs
     if out is not None:

@@ -45,6 +45,31 @@ class TestRejectedSide:
     def test_stops_a_from_stretch_at_to(self) -> None:
         assert split_sides("switching from tabs to spaces").rejected == "tabs"
 
+    @pytest.mark.parametrize(
+        ("text", "rejected"),
+        [
+            ("Replace tabs with spaces.", "tabs"),
+            ("Swap the light theme for the dark one", "the light theme"),
+            ("For future reference, tables are preferred over bullet points.", "bullet points"),
+            ("honestly I'm so over podcasts, audiobooks from here", "podcasts"),
+            ("yeah no, spreadsheets isn't doing it for me", "spreadsheets"),
+            ("Use dashboards. Spreadsheets is not what I want.", "spreadsheets"),
+            ("I thought I loved vim, then I tried emacs", "vim"),
+        ],
+    )
+    def test_reads_exchanges_and_later_markers(self, text: str, rejected: str) -> None:
+        assert split_sides(text).rejected == rejected
+
+    @pytest.mark.parametrize(
+        "text",
+        ["We went over the budget.", "I'll send it over email.", "Game over, see you.",
+         "Over the weekend I tried tea.", "Dark mode from here, thanks.",
+         "We talked it over dinner.", "Don't forget: I still want tables.",
+         "lol I forgot about the review entirely"],
+    )
+    def test_over_and_from_here_alone_reject_nothing(self, text: str) -> None:
+        assert not split_sides(text).has_rejected
+
 
 class TestNothingRejected:
     @pytest.mark.parametrize(

@@ -46,9 +46,94 @@ REPLACED_FIRST: tuple[str, ...] = (
     "{old} isn't working anymore; {new} then",
     "quit the {old}, i want {new}",
 )
+# Written in the thirteenth session, in registers and shapes the lists above lack: formal,
+# casual, terse, a story with a reason, the old value first and last, and connectives the
+# rejected-side markers (`segments.py`) do not know ("X over Y", "prefer X to Y", "swap Y for
+# X", "Y, meh"), where only the words around each value say which is wanted. Every fourth is
+# held out (`frames("dev")`): those only measure how a revision in unseen wording is read.
+AUTHORED_FRAMES: tuple[str, ...] = (
+    # formal
+    "Please be advised that I would now like {new}, not {old}.",
+    "Kindly update my preference to {new}; {old} no longer suits me.",
+    "For future reference, {new} is preferred over {old}.",
+    "Could you please switch from {old} to {new}?",
+    "Going forward I would prefer {new} to {old}.",
+    "I have reconsidered, and {new} suits me better than {old}.",
+    "Please discontinue {old} and use {new} instead.",
+    "My preference has changed from {old} to {new}.",
+    "With immediate effect: {new} rather than {old}.",
+    "Allow me to amend my earlier request. {new}, not {old}.",
+    "I would like to revise this to {new}. {old} is no longer needed.",
+    "On reflection, {old} is not what I want; {new} is.",
+    # casual
+    "ugh {old} is so boring now, gimme {new}",
+    "nah {old} ain't it anymore. {new} pls",
+    "lol forget {old}, {new} all the way",
+    "ok new plan: {new}. {old} was meh",
+    "honestly {new} > {old}",
+    "can we do {new}? kinda over {old}",
+    "yeah no, {old} isn't doing it for me. {new}?",
+    "i'm so over {old}. {new} from here",
+    "{old}? nope. {new}.",
+    "not feeling {old} lately, let's try {new}",
+    "kinda fed up with {old} tbh, {new} instead",
+    "{new} for sure, {old} can go",
+    # terse
+    "{new} over {old}.",
+    "Swap {old} for {new}.",
+    "Change: {new} (was {old}).",
+    "{new}, no {old}.",
+    "Update: {new}. Not {old}.",
+    "Prefer {new} to {old}.",
+    "Less {old}, more {new}.",
+    "Replace {old} with {new}.",
+    "Set {new}; drop {old}.",
+    "{old} out, {new} in.",
+    "New default {new}, old one {old}.",
+    "Was {old}. Now {new}.",
+    # a story with a reason
+    "I tried {old} for a few weeks and it just wasn't for me, so let's go with {new} from now on.",
+    "A friend showed me {new} last weekend and I loved it, way better than {old}.",
+    "After the last project I realised {old} slows me down; {new} works much better for me.",
+    "Back when I started I liked {old}, but these days I'd really rather have {new}.",
+    "We had a long talk at work and I'm switching to {new}. {old} caused too many headaches.",
+    "I gave {old} a fair shot, honestly, but {new} is what I actually want.",
+    "Funny thing: I thought I loved {old}, then I tried {new} and never looked back.",
+    "Since moving teams I've come around to {new}; {old} doesn't fit anymore.",
+    "It took me a while to figure out that {new} suits me more than {old}.",
+    "Last month {old} was fine, but things changed, so {new} please.",
+    "My doctor and I talked it through, and {new} makes more sense for me now than {old}.",
+    "I kept putting up with {old}, but after this week I'm done. {new} going forward.",
+    # plain
+    "I want {new} now, not {old}.",
+    "I prefer {new} over {old} now.",
+    "Please stop using {old}. I want {new}.",
+    "I've changed my mind about {old}. I want {new}.",
+    "Let's switch to {new}. I don't want {old} anymore.",
+    "I no longer want {old}. Give me {new}.",
+    "{old} was my choice before, but now it's {new}.",
+    "I used to prefer {old}; now I prefer {new}.",
+    "My new preference is {new}, replacing {old}.",
+    "From now on give me {new} rather than {old}.",
+    "I think {new} is better for me than {old}.",
+    "Use {new}. {old} is not what I want.",
+    "{new} works better for me these days than {old} did.",
+    "I'd pick {new} over {old} every time now.",
+)
+
+
+def frames(family: str = "train") -> tuple[str, ...]:
+    """The revision frames of a family: `train` (the first lists and three authored frames in
+    four) or `dev` (every fourth authored frame, held out)."""
+    if family == "dev":
+        return AUTHORED_FRAMES[3::4]
+    authored = tuple(f for i, f in enumerate(AUTHORED_FRAMES) if i % 4 != 3)
+    return (*WANTED_FIRST, *REPLACED_FIRST, *authored)
+
+
 LEADS: tuple[str, ...] = ("", "", "", "actually, ", "ok, ", "quick change: ", "fyi ", "hey - ")
-# Every connective's own words, for the typo repair's lexicon (`train.build_speller`).
-REVISION_TEMPLATES: tuple[str, ...] = (*WANTED_FIRST, *REPLACED_FIRST, *LEADS)
+# Every training connective's own words, for the typo repair's lexicon (`train.build_speller`).
+REVISION_TEMPLATES: tuple[str, ...] = (*frames("train"), *LEADS)
 _EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 
 
@@ -97,19 +182,25 @@ def add_typos(text: str, rng: random.Random, count: int) -> str:
 
 
 def compose_revisions(
-    train_events: list[EventRecord], count: int, seed: int, typo_rate: float = 0.35
+    train_events: list[EventRecord],
+    count: int,
+    seed: int,
+    typo_rate: float = 0.35,
+    family: str = "train",
 ) -> list[EventRecord]:
     """`count` synthetic user revisions "new over old" of one dimension each, labelled with
-    the new value (prefer, global, permanent)."""
+    the new value (prefer, global, permanent) and the value it replaces (`replaces`)."""
     rng = random.Random(seed)
     forms = surface_forms(train_events)
     dimensions = [d for d in DIMENSIONS if len(d.values) >= 2]
+    pool = frames(family)
     out: list[EventRecord] = []
     for i in range(count):
         dimension = rng.choice(dimensions)
         new, old = rng.sample(list(dimension.values), 2)
-        template = rng.choice(WANTED_FIRST if i % 2 == 0 else REPLACED_FIRST)
-        text = rng.choice(LEADS) + template.format(
+        template = rng.choice(pool)
+        lead = rng.choice(LEADS) if template[0] in "{abcdefghijklmnopqrstuvwxyz" else ""
+        text = lead + template.format(
             new=rng.choice(forms[(dimension.name, new.name)]),
             old=rng.choice(forms[(dimension.name, old.name)]),
         )
@@ -118,9 +209,9 @@ def compose_revisions(
         oracle = {
             "action": "update", "attack": False, "changepoint": True,
             "dimension": dimension.name, "value": new.name, "direction": "prefer",
-            "scope": "global", "timescale": "permanent",
-            "template_family": "augmented_revision/composed",
+            "scope": "global", "timescale": "permanent", "replaces": old.name,
+            "template_family": f"augmented_revision/{'composed' if family == 'train' else family}",
         }
-        out.append(EventRecord(f"augmented-{i}", 0, _EPOCH, Origin.user, text,
+        out.append(EventRecord(f"augmented-{family}-{i}", 0, _EPOCH, Origin.user, text,
                                "genuine_preference", oracle))
     return out

@@ -191,3 +191,23 @@ def score_one_off(extractor: Extractor, events: Sequence[EventRecord]) -> dict[s
     n = max(1, len(events))
     return {"events": float(len(events)), "read_all": round(read / n, 4),
             "read_on_dimension": round(on_dimension / n, 4)}
+
+
+def score_composed_revisions(
+    extractor: Extractor, events: Sequence[EventRecord]
+) -> dict[str, float]:
+    """On composed two-value revisions (`augment.compose_revisions`), each read on the user
+    channel with the value it replaces held: the share read as the new value, as the replaced
+    one, and neither (missed or another claim)."""
+    right = replaced = 0
+    for event in events:
+        held = frozenset({(str(event.dimension), str(event.oracle["replaces"]))})
+        emitted = {(h.subject, h.value) for h in extractor.extract(
+            EventInput(event.text, event.origin, event.occurred_at, held=held)
+        ).hypotheses}
+        right += (event.dimension, event.value) in emitted
+        replaced += (event.dimension, event.oracle["replaces"]) in emitted
+    n = max(1, len(events))
+    return {"events": float(len(events)), "read_new": round(right / n, 4),
+            "read_replaced": round(replaced / n, 4),
+            "read_neither": round((len(events) - right - replaced) / n, 4)}

@@ -32,6 +32,8 @@ _KEEP_PHRASES: tuple[tuple[str, ...], ...] = tuple(
     for p in (
         "from now on", "from here on", "from here on out", "from this point on",
         "from today", "from then on", "not too", "not only", "not just", "not sure",
+        "from here", "over here", "over there", "game over", "all over", "over and over",
+        "don't forget", "dont forget", "do not forget", "never forget", "not forget",
     )
 )
 # A rejected stretch follows these.
@@ -45,6 +47,10 @@ _REJECT_NEXT: tuple[tuple[str, ...], ...] = tuple(
         "sick of", "enough with", "enough of", "away from", "from", "ditch", "ditching",
         "drop", "dropping", "scratch", "than", "versus", "vs", "not", "used to",
         "over with", "moving on from", "moved on from", "swap out", "get rid of",
+        # Thirteenth session, from the authored train frames' misreads (`augment.py`).
+        "over", "so over", "discontinue", "forget", "forget about", "fed up with", "swap",
+        "trade", "thought i liked", "thought i loved", "thought i wanted", "bye", "goodbye to",
+        "lose the", "nope to", "no thanks to",
     )
 )
 # These reject the stretch just before them ("Y didn't work for me, so X").
@@ -57,6 +63,10 @@ _REJECT_PREVIOUS: tuple[tuple[str, ...], ...] = tuple(
         "are out", "got old", "is over",
         "anymore", "any more", "was a mistake", "wasn't for me", "isn't for me",
         "not for me", "was too much", "is too much",
+        "no longer suits me", "doesn't suit me", "does not suit me", "is no longer needed",
+        "isn't what i want", "is not what i want", "was meh", "is meh", "can go",
+        "isn't doing it for me", "is not doing it for me", "slows me down",
+        "caused too many headaches", "nope",
     )
 )
 # Words that end a rejected stretch: the wanted side begins after them.
@@ -64,9 +74,23 @@ _WANTED_NEXT = frozenset(
     {"to", "into", "but", "so", "now", "instead", "then", "please", "use", "try", "prefer",
      "want", "rather"}
 )
-# `from Y` ends at "to"/"into" alone: "moving from Rust to Go".
+# `from Y` ends at "to"/"into" alone: "moving from Rust to Go"; `replace Y` and `swap Y` at
+# "with"/"for" too: "replace Rust with Go", "swap Rust for Go".
 _FROM_ENDS = frozenset({"to", "into"})
+_EXCHANGE_MARKERS = frozenset({"replace", "swap", "trade", "swap out"})
+_EXCHANGE_ENDS = frozenset({"with", "for", "to", "into"})
+# "X over Y" rejects Y, but "over the weekend", "over email", "over it" reject nothing.
+_OVER_NOT_BEFORE = frozenset(
+    {"the", "a", "an", "my", "your", "our", "this", "that", "these", "those", "it", "them",
+     "email", "phone", "chat", "text", "and", "to", "again", "coffee", "dinner", "lunch",
+     "breakfast", "drinks"}
+)
 _FUZZY_MIN = 5
+# Words one edit from a marker that are words of their own ("i forgot about the review").
+_NOT_TYPOS = frozenset({"forgot", "forgets"})
+
+# Every marker list, for the cache key of what was trained on these sides (`crossfit._key`).
+MARKERS: tuple[tuple[tuple[str, ...], ...], ...] = (_KEEP_PHRASES, _REJECT_NEXT, _REJECT_PREVIOUS)
 
 _MARKER_WORDS = frozenset(
     w for phrases in (_REJECT_NEXT, _REJECT_PREVIOUS) for p in phrases for w in p
@@ -95,7 +119,7 @@ def _within_one_edit(a: str, b: str) -> bool:
 @lru_cache(maxsize=8192)
 def _canonical(word: str) -> str:
     """The marker word `word` is a typo of, else `word` itself."""
-    if word in _MARKER_WORDS or len(word) < _FUZZY_MIN:
+    if word in _MARKER_WORDS or word in _NOT_TYPOS or len(word) < _FUZZY_MIN:
         return word
     for marker in _MARKER_WORDS:
         if len(marker) >= _FUZZY_MIN and _within_one_edit(word, marker):
@@ -137,16 +161,22 @@ def roles(text: str) -> list[tuple[str, int]]:
             i += keep
             continue
         n = _match(words, i, _REJECT_NEXT)
+        if n == 1 and words[i] == "over" and (
+            i + 1 >= len(words) or words[i + 1] in _OVER_NOT_BEFORE or words[i + 1] in _BREAKS
+        ):
+            n = 0
         if n and n > _match(words, i, _REJECT_PREVIOUS):
             for k in range(i, i + n):
                 role[k] = 2
-            from_marker = words[i + n - 1] == "from"
+            marker = " ".join(words[i : i + n])
+            ends = (_FROM_ENDS if words[i + n - 1] == "from"
+                    else _EXCHANGE_ENDS if marker in _EXCHANGE_MARKERS else None)
             j = i + n
             while j < len(words):
                 w = words[j]
                 if w in _BREAKS or w in _ARROWS or _match(words, j, _KEEP_PHRASES):
                     break
-                if (w in _FROM_ENDS) if from_marker else (w in _WANTED_NEXT and j > i + n):
+                if (w in ends) if ends is not None else (w in _WANTED_NEXT and j > i + n):
                     break
                 role[j] = -1
                 j += 1

@@ -46,6 +46,7 @@ from workers.extraction.everyday_chatter import chatter_events
 from workers.extraction.infer import WEIGHTS, ExtractorHeads, LearnedExtractor, join_members
 from workers.extraction.metrics import (
     score_chatter,
+    score_composed_revisions,
     score_extractions,
     score_extractor,
     score_one_off,
@@ -56,7 +57,8 @@ from workers.extraction.one_off_requests import one_off_events, standing_events
 from workers.extraction.open_preferences import open_preference_events, taxonomy_statements
 
 # 6: the heads read typo-repaired text (a lexicon file beside the weights names the repairs).
-MODEL_VERSION = "6"
+# 7: the kept / rejected sides come from the thirteenth session's markers (`segments.py`).
+MODEL_VERSION = "7"
 
 
 @dataclass(slots=True)
@@ -73,7 +75,8 @@ class ExtractorTrainConfig:
     # Weight of the has-preference (abstention) loss beside the field losses (paper: ω_abs).
     abstention_weight: float = 1.0
     # Two-value revisions composed from the train split (`augment.py`) added to training.
-    augmented_revisions: int = 3000
+    # (5,000 since version 8 of the weights: the authored frames tripled the frame pool.)
+    augmented_revisions: int = 5000
     # Authored statements on topics outside the taxonomy (`open_preferences.py`), half of them
     # preferences (the open claim class), half the same topics without one.
     open_statements: int = 4000
@@ -93,6 +96,9 @@ class ExtractorTrainConfig:
     # (False: on dev alone, version 5). 0: none.
     threshold_folds: int = 3
     pooled_threshold: bool = True
+    # A fixed abstention threshold instead of the F1 choice (None: choose), for comparing
+    # thresholds end to end on dev where the F1 curve is flat (docs/models/extractor.md).
+    threshold: float | None = None
     # Where the family-fold extractors are cached (shared with the gate's training replay).
     fold_dir: Path = REPO_ROOT / "var" / "cache" / "gate"
     # Read typo-repaired text (`app/extraction/spelling.py`), with a lexicon of the train
@@ -232,6 +238,7 @@ def _retrain_command(cfg: ExtractorTrainConfig) -> str:
     flags = [f"--out {cfg.out}", f"--seed {cfg.seed}"]
     flags += [] if cfg.spelling else ["--no-spelling"]
     flags += [] if cfg.pooled_threshold else ["--dev-threshold"]
+    flags += [] if cfg.threshold is None else [f"--threshold {cfg.threshold}"]
     return "capture train extractor " + " ".join(flags)
 
 
@@ -285,6 +292,10 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
         truth = np.concatenate([truth, rows.has_preference > 0.5])
     meta["abstain_threshold"] = choose_threshold(p, truth)
     meta["threshold_on"] = "dev + out-of-fold train" if pooled else "dev"
+    if cfg.threshold is not None:
+        meta["f1_threshold"] = meta["abstain_threshold"]  # what the F1 rule would choose
+        meta["abstain_threshold"] = cfg.threshold
+        meta["threshold_on"] = "fixed (--threshold)"
     log.info("abstention threshold (dev%s): %.3f",
              " + out-of-fold train" if pooled else "", meta["abstain_threshold"])
     save_npz(cfg.out, arrays, meta)
@@ -320,6 +331,13 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
     build_rows(held_out_standing, cache, read)
     metrics["standing_dev"] = score_extractor(learned, held_out_standing)
     log.info("one-off requests (held-out frames and objects) %s", metrics["one_off_dev"])
+    # Two-value revisions in frames training never saw (`augment.frames("dev")`), read with
+    # the replaced value held: which side of a revision unseen wording is read as.
+    held_out_revisions = compose_revisions(train_events, cfg.augmented_revisions // 5,
+                                           cfg.seed + 100, family="dev")
+    build_rows(held_out_revisions, cache, read)
+    metrics["revision_frames_dev"] = score_composed_revisions(learned, held_out_revisions)
+    log.info("revisions (held-out frames) %s", metrics["revision_frames_dev"])
     metrics["abstain_threshold"] = meta["abstain_threshold"]
     metrics["weights_bytes"] = cfg.out.stat().st_size
     cfg.out.with_suffix(".metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")

@@ -1,0 +1,51 @@
+"""Composed two-value revisions: the frame families and what each composed event says."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from app.extraction.schemas import Origin
+from workers.common.episodes import EventRecord
+from workers.extraction.augment import (
+    AUTHORED_FRAMES,
+    REVISION_TEMPLATES,
+    compose_revisions,
+    frames,
+)
+
+_EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
+# Two train-like events, so that surface forms include a phrase read from events.
+TRAIN = [
+    EventRecord("e-0", 0, _EPOCH, Origin.user, "Tables please, from now on.", "genuine_preference",
+                {"dimension": "format", "value": "table", "direction": "prefer"}),
+    EventRecord("e-1", 1, _EPOCH, Origin.user, "Thanks!", "benign_noise", {}),
+]
+
+
+class TestFamilies:
+    def test_dev_frames_are_held_out_of_training(self) -> None:
+        dev, train = set(frames("dev")), set(frames("train"))
+        assert dev
+        assert not dev & train
+        assert dev | (train & set(AUTHORED_FRAMES)) == set(AUTHORED_FRAMES)
+        assert not dev & set(REVISION_TEMPLATES)  # nor in the typo repair's lexicon
+
+    def test_every_frame_names_both_values_once(self) -> None:
+        for frame in AUTHORED_FRAMES:
+            assert (frame.count("{new}"), frame.count("{old}")) == (1, 1), frame
+
+
+class TestComposed:
+    def test_labels_the_new_value_and_the_one_it_replaces(self) -> None:
+        events = compose_revisions(TRAIN, 50, seed=3, family="dev")
+        assert len(events) == 50
+        for event in events:
+            assert event.origin == Origin.user
+            assert event.dimension is not None
+            assert event.oracle["replaces"] != event.value
+            assert event.template_family == "augmented_revision/dev"
+
+    def test_is_seeded(self) -> None:
+        once = [e.text for e in compose_revisions(TRAIN, 20, seed=5)]
+        assert once == [e.text for e in compose_revisions(TRAIN, 20, seed=5)]
+        assert once != [e.text for e in compose_revisions(TRAIN, 20, seed=6)]
