@@ -199,7 +199,8 @@ def compose_revisions(
         dimension = rng.choice(dimensions)
         new, old = rng.sample(list(dimension.values), 2)
         template = rng.choice(pool)
-        lead = rng.choice(LEADS) if template[0] in "{abcdefghijklmnopqrstuvwxyz" else ""
+        # A lead only before a lower-case or value start ("ok, {new} over {old}").
+        lead = rng.choice(LEADS) if template[0] == "{" or template[0].islower() else ""
         text = lead + template.format(
             new=rng.choice(forms[(dimension.name, new.name)]),
             old=rng.choice(forms[(dimension.name, old.name)]),

@@ -75,7 +75,8 @@ class ExtractorTrainConfig:
     # Weight of the has-preference (abstention) loss beside the field losses (paper: ω_abs).
     abstention_weight: float = 1.0
     # Two-value revisions composed from the train split (`augment.py`) added to training.
-    # (5,000 since version 8 of the weights: the authored frames tripled the frame pool.)
+    # 5,000 since the thirteenth session (the authored frames tripled the frame pool); the
+    # shipped version 7 weights were trained with 3,000 (docs/models/extractor.md).
     augmented_revisions: int = 5000
     # Authored statements on topics outside the taxonomy (`open_preferences.py`), half of them
     # preferences (the open claim class), half the same topics without one.
