@@ -138,7 +138,9 @@ def _process_one(
         ledger_service.evict_expired_quarantine(db, event.user_id, event.occurred_at)
         extractor = extraction_service.get_extractor(get_settings().extractor)
         with recorder.span(spans.EXTRACT, attributes={"capture.event.id": event.id}) as attrs:
-            extraction = extraction_service.extract(db, extractor, event)
+            extraction = extraction_service.extract(
+                db, extractor, event, asks=asks_questions(policy)
+            )
             attrs.update(
                 {
                     "capture.extractor": extractor.name,

@@ -23,6 +23,10 @@ class EventInput:
     # revision names the value it leaves and the one it takes, and the one the user holds is
     # the one left (`workers/extraction/infer.py`, `contrast_claim`). Empty: the event alone.
     held: frozenset[tuple[str, str]] = frozenset()
+    # The caller's admission policy asks the user questions: where a revision does not say
+    # which of two values it leaves, the extractor may emit the one not held, flagged
+    # `side_unclear`, for the gate to ask about, rather than guess.
+    asks: bool = False
 
 
 class Extractor(Protocol):

@@ -173,6 +173,9 @@ class Hypothesis(BaseModel):
     provenance: Origin
     # Index of the sentence in the event the claim was read from (several may be read).
     sentence_index: int = Field(default=0, ge=0)
+    # The event names this value and one the user holds without saying which it leaves
+    # (`workers/extraction/contrast.py`, `unclear_side_claim`): the gate asks the user.
+    side_unclear: bool = False
 
     @field_validator("scope", "subject")
     @classmethod

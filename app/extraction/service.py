@@ -40,9 +40,10 @@ def reads_held(extractor: Extractor) -> bool:
     return bool(getattr(extractor, "reads_held", False))
 
 
-def extract(db: Session, extractor: Extractor, event: Event) -> Extraction:
+def extract(db: Session, extractor: Extractor, event: Event, asks: bool = False) -> Extraction:
     """What the extractor reads of the event. A user-channel event comes with the values the
-    user holds, for an extractor that reads them (one indexed query)."""
+    user holds, for an extractor that reads them (one indexed query); `asks`: the admission
+    policy asks the user questions (`EventInput.asks`)."""
     if event.text is None:  # erased before processing: nothing to read
         return Extraction(
             extractor=extractor.name, extractor_version=extractor.version, abstain_reason="erased"
@@ -58,6 +59,7 @@ def extract(db: Session, extractor: Extractor, event: Event) -> Extraction:
             domain=event.domain,
             tool_name=event.tool_name,
             held=held,
+            asks=asks,
         )
     )
 

@@ -12,7 +12,11 @@ from app.extraction.base import EventInput
 from app.extraction.schemas import Extraction, Origin
 from app.models import Event
 from tests.ledger.conftest import LedgerDriver
-from workers.extraction.contrast import contrast_claim
+from workers.extraction.contrast import (
+    UNCLEAR_SIDE_MIN_PROBABILITY,
+    contrast_claim,
+    unclear_side_claim,
+)
 from workers.extraction.vocab import CLAIM_INDEX, CLAIMS
 
 ISO = CLAIM_INDEX[("date_format", "iso")]
@@ -84,6 +88,42 @@ class TestContrastClaim:
         claim = _claim(european=0.55, short=0.40)
         assert contrast_claim(claim, _unit(EUROPEAN), Origin.user, HELD_EUROPEAN,
                               _phrases) is None
+
+
+NO_REJECTED = np.zeros(DIM, np.float32)
+
+
+class TestUnclearSideClaim:
+    """'I've changed my mind about day-first dates. I want ISO.': no rejected stretch, the
+    heads split between the held value and another; the other is asked about."""
+
+    def test_the_other_value_is_asked_about(self) -> None:
+        claim = _claim(european=0.6, iso=0.35)
+        assert unclear_side_claim(claim, NO_REJECTED, Origin.user, HELD_EUROPEAN) == ISO
+
+    @pytest.mark.parametrize(
+        ("claim", "rejected", "origin", "held"),
+        [
+            # A plain restatement: the heads hardly consider another value.
+            (_claim(european=0.95, iso=UNCLEAR_SIDE_MIN_PROBABILITY / 2), NO_REJECTED,
+             Origin.user, HELD_EUROPEAN),
+            # A rejected stretch: it says which side is left (`contrast_claim` reads it).
+            (_claim(european=0.6, iso=0.35), _unit(ISO), Origin.user, HELD_EUROPEAN),
+            # The read is not a held value: no revision of it in question.
+            (_claim(european=0.6, iso=0.35), NO_REJECTED, Origin.user,
+             frozenset({("date_format", "us")})),
+            # The other value is held too.
+            (_claim(european=0.6, iso=0.35), NO_REJECTED, Origin.user,
+             HELD_EUROPEAN | {("date_format", "iso")}),
+            # Not the user channel: nobody to ask about a document's sides.
+            (_claim(european=0.6, iso=0.35), NO_REJECTED, Origin.tool_output, HELD_EUROPEAN),
+            # Another dimension's value is no other side.
+            (_claim(european=0.6, short=0.35), NO_REJECTED, Origin.user, HELD_EUROPEAN),
+        ],
+    )
+    def test_keeps_the_read(self, claim: np.ndarray, rejected: np.ndarray, origin: Origin,
+                            held: frozenset[tuple[str, str]]) -> None:
+        assert unclear_side_claim(claim, rejected, origin, held) is None
 
 
 class _Recorder:

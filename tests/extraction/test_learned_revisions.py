@@ -37,3 +37,21 @@ class TestTwoValueRevisions:
     def test_emits_the_new_value(self, text: str, claim: tuple[str, str]) -> None:
         read = load_extractor().extract(EventInput(text, Origin.user, NOW))
         assert [(h.subject, h.value) for h in read.hypotheses] == [claim]
+
+
+class TestUnclearSide:
+    """A revision naming the held value and another, with nothing that says which it leaves:
+    read for a policy that asks, the other value is emitted flagged for a question."""
+
+    TEXT = "Email notifications were fine for years. Text messages these days."
+    HELD = frozenset({("notification_channel", "email")})
+
+    def test_flagged_for_a_policy_that_asks(self) -> None:
+        read = load_extractor().extract(EventInput(self.TEXT, Origin.user, NOW, held=self.HELD,
+                                                   asks=True))
+        assert [(h.subject, h.value, h.side_unclear) for h in read.hypotheses] == [
+            ("notification_channel", "sms", True)]
+
+    def test_read_as_before_for_one_that_does_not(self) -> None:
+        read = load_extractor().extract(EventInput(self.TEXT, Origin.user, NOW, held=self.HELD))
+        assert all(not h.side_unclear for h in read.hypotheses)

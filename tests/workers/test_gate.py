@@ -203,6 +203,34 @@ class TestSecondLook:
         assert "question_budget_spent" in held.reasons
 
 
+class TestRevisionSideUnclear:
+    """A claim the extractor flags `side_unclear` (a revision naming a held value and another
+    without saying which it leaves) is asked about, whatever the action head prefers; with the
+    question budget spent it is held, never written unasked."""
+
+    def _decide(self, policy: infer.LearnedGatePolicy, origin: Origin, may_ask: bool) -> Any:
+        flagged = _hypothesis("detailed").model_copy(update={"side_unclear": True})
+        return policy.decide(GateInput(uuid.uuid4(), flagged, origin, NOW, None, False, (),
+                                       None, may_ask=may_ask))
+
+    def test_asked_then_held(self, tiny_gate: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        policy = _policy(tiny_gate)
+        policy.gate = replace(policy.gate, eta=10.0, temperature=1.0)  # entropy never asks
+        logits = torch.zeros(1, len(ACTIONS))
+        logits[0, ACTIONS.index(Action.revise)] = 3.0  # the network would write it
+        monkeypatch.setattr(policy.gate.net, "decide", lambda *args: (logits, torch.zeros(1)))
+        asked = self._decide(policy, Origin.user, may_ask=True)
+        assert asked.action == Action.clarify
+        assert infer.REVISION_SIDE_UNCLEAR in asked.reasons
+        held = self._decide(policy, Origin.user, may_ask=False)
+        assert held.action == Action.quarantine
+        assert "question_budget_spent" in held.reasons
+        # Unflagged, the same claim is written as the network prefers.
+        plain = policy.decide(GateInput(uuid.uuid4(), _hypothesis("detailed"), Origin.user,
+                                        NOW, None, False, (), None))
+        assert plain.action == Action.revise
+
+
 class TestLaunderedPaste:
     """A user event that repeats a recent untrusted passage is never written straight into the
     ledger, whatever the network prefers; the same words without that passage are."""

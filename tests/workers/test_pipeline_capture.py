@@ -4,6 +4,7 @@ learned gate, and the latent carries the model version."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -109,3 +110,52 @@ class TestLaunderedPaste:
         pasted = self._post(client, tenant_a, "carol", "user", PASSAGE, "2026-11-01T09:10:00Z")
         assert pasted
         assert all(d["action"] not in {"add", "revise", "scope"} for d in pasted)
+
+
+class TestRevisionSideUnclear:
+    """A user revision that names the held value and another without saying which it leaves
+    is asked about, and the user's answer settles it (workers/extraction/contrast.py,
+    `unclear_side_claim`; the phrasing is this test's own)."""
+
+    def _post(self, client: TestClient, tenant: Any, text: str, at: str) -> dict[str, Any]:
+        response = client.post(
+            "/v1/events?wait=true",
+            json={"user_id": "dana", "session_id": "s1", "origin": "user", "text": text,
+                  "occurred_at": at},
+            headers=tenant.headers(),
+        )
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+    def test_asked_then_confirmed(
+        self, client: TestClient, tenant_a: Any, db: Session, monkeypatch: Any
+    ) -> None:
+        from app.models import Node
+
+        monkeypatch.setattr(get_settings(), "extractor", "learned")
+        # The held value, written by a policy that admits what it reads.
+        db.query(Tenant).filter_by(name="tenant-a").update({"admission_policy": "recency"})
+        db.commit()
+        self._post(client, tenant_a, "Please send my notifications by email.",
+                   "2026-11-01T09:00:00Z")
+        db.query(Tenant).filter_by(name="tenant-a").update({"admission_policy": "capture"})
+        db.commit()
+        body = self._post(client, tenant_a,
+                          "Email notifications were fine for years. Text messages these days.",
+                          "2026-11-02T09:00:00Z")
+        assert [d["action"] for d in body["decisions"]] == ["clarify"]
+        decision = db.get(Decision, uuid.UUID(body["decisions"][0]["id"]))
+        assert decision is not None
+        assert "revision_side_unclear" in decision.reasons
+        pending = client.get("/v1/clarifications?user_id=dana",
+                             headers=tenant_a.headers()).json()
+        assert len(pending) == 1
+        assert "email" in pending[0]["question"].lower()
+        answered = client.post(f"/v1/clarifications/{pending[0]['id']}/answer",
+                               json={"answer": "confirm"}, headers=tenant_a.headers())
+        assert answered.status_code == 200, answered.text
+        db.expire_all()
+        active = {n.value for n in db.scalars(
+            select(Node).where(Node.subject == "notification_channel", Node.state == "active"))}
+        assert active == {"sms"}

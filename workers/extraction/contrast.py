@@ -10,6 +10,14 @@ dimension the heads rank next — when they give it at least CONTRAST_MIN_PROBAB
 user does not hold it too. "Still X, not Y" with X held is left alone: its rejected stretch
 names Y, not X.
 
+Where the text rejects nothing the splitter can find ("I've changed my mind about X. I want
+Y.", "Was X. Now Y."), nothing in the text says which side is left, and the heads split
+their mass between the two values; read as the held value, a revision is lost. For a caller
+whose policy asks the user questions (`EventInput.asks`), `unclear_side_claim` then emits the
+other value flagged `side_unclear`, and the gate asks (`workers/gate/infer.py`): the user's
+answer settles which side is theirs, where a guess would pick the held value about half the
+time on unseen wording.
+
 Chosen on the out-of-fold reads of train (held-out template families; docs/models/extractor.md):
 eight genuine revisions read right that were read as the held value, none read wrong that
 were right. Restricted to the user channel: on tool outputs and documents the same rule moved
@@ -30,6 +38,11 @@ from workers.extraction.vocab import CLAIMS, OPEN_CLAIM
 
 Array = npt.NDArray[np.float32]
 CONTRAST_MIN_PROBABILITY = 0.05
+# The least the heads give the other value for a question about it. Chosen on train only
+# (docs/models/extractor.md, "Fourteenth session"): on revisions composed from the train
+# frames and read as the held value, 0.1 asks about 62 of 97 (0.05: 75, 0.2: 45); on the
+# benchmark's train split it asks about 22 user events that reaffirm a held value (39, 6).
+UNCLEAR_SIDE_MIN_PROBABILITY = 0.1
 # The claim classes of each dimension (indices into CLAIMS).
 _SAME_DIMENSION: dict[str, tuple[int, ...]] = {
     d.name: tuple(i for i, (name, _) in enumerate(CLAIMS) if name == d.name) for d in DIMENSIONS
@@ -62,3 +75,21 @@ def contrast_claim(
     vectors = phrase_vectors()
     names_held = float(rejected @ vectors[CLAIMS[top]]) > float(rejected @ vectors[CLAIMS[other]])
     return other if names_held else None
+
+
+def unclear_side_claim(
+    claim: Array, rejected: Array, origin: Origin, held: frozenset[tuple[str, str]]
+) -> int | None:
+    """The other value of the dimension to ask about, or None: the heads read a value the user
+    holds on the user channel, the text rejects no stretch, and the heads give the dimension's
+    best value the user does not hold at least UNCLEAR_SIDE_MIN_PROBABILITY."""
+    top = int(np.argmax(claim))
+    if origin != Origin.user or top == OPEN_CLAIM or CLAIMS[top] not in held:
+        return None
+    if np.any(rejected):
+        return None  # the rejected stretch decides (`contrast_claim`)
+    others = [j for j in _SAME_DIMENSION[CLAIMS[top][0]] if j != top and CLAIMS[j] not in held]
+    if not others:
+        return None
+    other = max(others, key=lambda j: float(claim[j]))
+    return other if float(claim[other]) >= UNCLEAR_SIDE_MIN_PROBABILITY else None

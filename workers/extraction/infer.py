@@ -42,7 +42,7 @@ from app.extraction.spelling import Speller, load_speller
 from app.extraction.taxonomy import DIMENSIONS
 from workers.common import npmlp
 from workers.common.weights import digest, load_npz
-from workers.extraction.contrast import contrast_claim
+from workers.extraction.contrast import contrast_claim, unclear_side_claim
 from workers.extraction.segments import split_sides
 from workers.extraction.vocab import (
     CLAIMS,
@@ -130,7 +130,8 @@ def split_members(arrays: dict[str, Array]) -> list[dict[str, Array]]:
 
 
 def _hypothesis(
-    probs: dict[str, Array], row: int, event: EventInput, claim_index: int
+    probs: dict[str, Array], row: int, event: EventInput, claim_index: int,
+    side_unclear: bool = False,
 ) -> Hypothesis | None:
     direction = DIRECTIONS[int(np.argmax(probs["direction"][row]))]
     timescale = TIMESCALES[int(np.argmax(probs["timescale"][row]))]
@@ -154,6 +155,7 @@ def _hypothesis(
             timescale=timescale,
             confidence=confidence,
             provenance=event.origin,
+            side_unclear=side_unclear,
         )
     except (ProtectedAttributeError, ValidationError):
         return None
@@ -257,11 +259,17 @@ class LearnedExtractor:
         if float(probs["has_preference"][row]) < self.heads.threshold:
             return self._abstain("no_preference")
         claim_index = int(np.argmax(probs["claim"][row]))
+        side_unclear = False
         if event.held:
             rejected = x[row, INPUT_PARTS[2]]  # (384,): the rejected stretch, zeros if none
             contrast = contrast_claim(probs["claim"][row], rejected, event.origin, event.held)
-            claim_index = claim_index if contrast is None else contrast
-        hypothesis = _hypothesis(probs, row, event, claim_index)
+            unclear = (unclear_side_claim(probs["claim"][row], rejected, event.origin,
+                                          event.held) if event.asks else None)
+            if contrast is not None:
+                claim_index = contrast
+            elif unclear is not None:
+                claim_index, side_unclear = unclear, True
+        hypothesis = _hypothesis(probs, row, event, claim_index, side_unclear)
         if hypothesis is None:
             # The schema refused it (a protected attribute), or the text cannot be kept as an
             # open claim (a document, or it holds an address).

@@ -194,20 +194,27 @@ def score_one_off(extractor: Extractor, events: Sequence[EventRecord]) -> dict[s
 
 
 def score_composed_revisions(
-    extractor: Extractor, events: Sequence[EventRecord]
+    extractor: Extractor, events: Sequence[EventRecord], asks: bool = False
 ) -> dict[str, float]:
     """On composed two-value revisions (`augment.compose_revisions`), each read on the user
     channel with the value it replaces held: the share read as the new value, as the replaced
-    one, and neither (missed or another claim)."""
-    right = replaced = 0
+    one, and neither (missed or another claim). With `asks` (a policy that asks the user),
+    also the share of reads flagged `side_unclear` — asked about rather than written; those
+    counted as read new are the flagged ones too when they name the new value."""
+    right = replaced = unclear = 0
     for event in events:
         held = frozenset({(str(event.dimension), str(event.oracle["replaces"]))})
-        emitted = {(h.subject, h.value) for h in extractor.extract(
-            EventInput(event.text, event.origin, event.occurred_at, held=held)
-        ).hypotheses}
+        hypotheses = extractor.extract(
+            EventInput(event.text, event.origin, event.occurred_at, held=held, asks=asks)
+        ).hypotheses
+        emitted = {(h.subject, h.value) for h in hypotheses}
         right += (event.dimension, event.value) in emitted
         replaced += (event.dimension, event.oracle["replaces"]) in emitted
+        unclear += any(h.side_unclear for h in hypotheses)
     n = max(1, len(events))
-    return {"events": float(len(events)), "read_new": round(right / n, 4),
-            "read_replaced": round(replaced / n, 4),
-            "read_neither": round((len(events) - right - replaced) / n, 4)}
+    scores = {"events": float(len(events)), "read_new": round(right / n, 4),
+              "read_replaced": round(replaced / n, 4),
+              "read_neither": round((len(events) - right - replaced) / n, 4)}
+    if asks:
+        scores["asked"] = round(unclear / n, 4)
+    return scores

@@ -339,6 +339,10 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
     build_rows(held_out_revisions, cache, read)
     metrics["revision_frames_dev"] = score_composed_revisions(learned, held_out_revisions)
     log.info("revisions (held-out frames) %s", metrics["revision_frames_dev"])
+    # The same, for a policy that asks: an unclear side is asked about (`contrast.py`).
+    metrics["revision_frames_dev_asking"] = score_composed_revisions(
+        learned, held_out_revisions, asks=True)
+    log.info("revisions (held-out frames, asking) %s", metrics["revision_frames_dev_asking"])
     metrics["abstain_threshold"] = meta["abstain_threshold"]
     metrics["weights_bytes"] = cfg.out.stat().st_size
     cfg.out.with_suffix(".metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")

@@ -197,10 +197,14 @@ class LearnedGatePolicy:
         entropy = -sum(p * math.log(p) for p in probabilities.values() if p > 0.0)
         most_probable = max(probabilities, key=lambda a: probabilities[a])
         looks_again = second_look(gate_input.origin, hypothesis.subject, probabilities)
+        # The extractor could not tell which side of a revision the user leaves: whatever the
+        # action head says about this side, only the user's answer settles it.
+        side_unclear = hypothesis.side_unclear and gate_input.origin == Origin.user
         would_ask = self.clarify and (entropy > self.gate.eta or most_probable == Action.clarify
-                                      or looks_again)
+                                      or looks_again or side_unclear)
         if would_ask and gate_input.may_ask:
-            asks_why = ("entropy_above_eta" if entropy > self.gate.eta
+            asks_why = (REVISION_SIDE_UNCLEAR if side_unclear
+                        else "entropy_above_eta" if entropy > self.gate.eta
                         else "most_probable" if most_probable == Action.clarify
                         else "untrusted_channel_may_be_genuine")
             action, reason = Action.clarify, asks_why
@@ -211,8 +215,8 @@ class LearnedGatePolicy:
             # quarantine, as a pending question would hold it (a repeat can still promote it).
             silent = [a for a in ACTIONS if a != Action.clarify]
             action, reason = max(silent, key=probabilities.__getitem__), QUESTION_BUDGET_SPENT
-            if action == Action.retain and not supporting_nodes(gate_input):
-                action = Action.quarantine
+            if side_unclear or (action == Action.retain and not supporting_nodes(gate_input)):
+                action = Action.quarantine  # an unclear side is never written unasked
         else:
             action, reason = most_probable, "most_probable"
         if action in WRITES and laundering.laundered(
@@ -237,6 +241,7 @@ class LearnedGatePolicy:
 
 WRITES = frozenset({Action.add, Action.revise, Action.scope})
 LAUNDERED = "laundered_from_untrusted"
+REVISION_SIDE_UNCLEAR = "revision_side_unclear"
 
 
 def _overlap(state: GateLatent, provenance: bool) -> float:
