@@ -49,3 +49,26 @@ class TestComposed:
         once = [e.text for e in compose_revisions(TRAIN, 20, seed=5)]
         assert once == [e.text for e in compose_revisions(TRAIN, 20, seed=5)]
         assert once != [e.text for e in compose_revisions(TRAIN, 20, seed=6)]
+
+
+class TestScoredAsking:
+    """`score_composed_revisions` counts an unclear side as asked only for a policy that asks,
+    and a flagged read of the new value as read new (the shipped extractor; this test's own
+    phrasing)."""
+
+    def test_asked_reads_count_as_asked(self) -> None:
+        from workers.extraction.infer import load_extractor
+        from workers.extraction.metrics import score_composed_revisions
+
+        event = EventRecord(
+            "r-0", 0, _EPOCH, Origin.user,
+            "Email notifications were fine for years. Text messages these days.",
+            "genuine_preference",
+            {"dimension": "notification_channel", "value": "sms", "direction": "prefer",
+             "replaces": "email"})
+        silent = score_composed_revisions(load_extractor(), [event])
+        asking = score_composed_revisions(load_extractor(), [event], asks=True)
+        assert "asked" not in silent
+        assert silent["read_replaced"] == 1.0
+        assert asking == {"events": 1.0, "read_new": 1.0, "read_replaced": 0.0,
+                          "read_neither": 0.0, "asked": 1.0}

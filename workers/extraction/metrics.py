@@ -42,11 +42,15 @@ def _f1(tp: int, fp: int, fn: int) -> float:
     return 0.0 if tp == 0 else 2 * tp / (2 * tp + fp + fn)
 
 
-def score_extractor(extractor: Extractor, events: Sequence[EventRecord]) -> dict[str, float]:
+def score_extractor(
+    extractor: Extractor, events: Sequence[EventRecord], asks: bool = False
+) -> dict[str, float]:
     """`score_extractions` of what the extractor reads of `events` (episode order,
-    `events_of`); a user-channel event is read with what an accurate ledger holds before it."""
+    `events_of`); a user-channel event is read with what an accurate ledger holds before it,
+    and with `asks` as for a policy that asks the user (`EventInput.asks`)."""
     extractions = [
-        extractor.extract(EventInput(event.text, event.origin, event.occurred_at, held=held))
+        extractor.extract(EventInput(event.text, event.origin, event.occurred_at, held=held,
+                                     asks=asks))
         for event, held in zip(events, held_before(list(events)), strict=True)
     ]
     return score_extractions(extractions, events)
@@ -60,7 +64,7 @@ def score_extractions(
     (genuine changepoints) the share read with exactly the labelled (dimension, value) and the
     share read as the value being replaced. `events` are in episode order (`events_of`)."""
     tp = fp = fn = 0  # preference detection
-    revisions = revision_right = revision_replaced = 0
+    revisions = revision_right = revision_replaced = revision_asked = flagged = 0
     state: dict[str, Mapping[str, Any]] = {}  # episode → oracle state after its last event
     found = 0
     fields = {"dimension": 0, "value": 0, "direction": 0, "scope": 0, "timescale": 0}
@@ -75,6 +79,8 @@ def score_extractions(
             revision_right += (event.dimension, event.value) in emitted
             previous = previous_value(state_before, event)
             revision_replaced += previous is not None and (event.dimension, previous) in emitted
+            revision_asked += any(h.side_unclear for h in extraction.hypotheses)
+        flagged += any(h.side_unclear for h in extraction.hypotheses)
         has = event.dimension is not None
         fired = bool(extraction.hypotheses)
         tp += has and fired
@@ -112,6 +118,9 @@ def score_extractions(
         "revision_value_accuracy": revision_right / max(1, revisions),
         # ... and read as the value being replaced (the error a pooled embedding invites).
         "revision_replaced_value_rate": revision_replaced / max(1, revisions),
+        # Read for a policy that asks: revisions, and all events, whose side was unclear.
+        "revision_side_unclear_rate": revision_asked / max(1, revisions),
+        "side_unclear_events": float(flagged),
     }
     for name in ("value", "direction", "scope", "timescale"):
         out[f"{name}_accuracy_given_dimension"] = fields[name] / max(1, on_dimension)
