@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.extraction.open_claims import is_open_subject
 from app.extraction.schemas import GLOBAL_SCOPE, Hypothesis, Origin, Timescale
 from app.gate.policies import (
     QUESTION_BUDGET_SPENT,
@@ -353,7 +354,7 @@ def _revise(ctx: ApplyContext) -> Action:
         # until the user confirms it when asked (their own answer, on the user channel).
         ctx.decision_row.reasons = [*ctx.decision_row.reasons, "stable_overwrite_needs_evidence"]
         node = _quarantine(ctx)
-        if ctx.event.origin == Origin.user.value and asks_questions(ctx.policy):
+        if _may_ask_about_guarded(ctx):
             if ctx.may_ask:
                 _ask(ctx, node)
                 return Action.clarify
@@ -386,6 +387,18 @@ def enough_stable_evidence(sessions: Sequence[uuid.UUID | str]) -> bool:
     return (
         len(sessions) >= STABLE_OVERWRITE_EVENTS_ACROSS_SESSIONS and len(set(sessions)) >= 2
     ) or len(sessions) >= STABLE_OVERWRITE_EVENTS_ONE_SESSION
+
+
+def _may_ask_about_guarded(ctx: ApplyContext) -> bool:
+    """Whether a revision the stable-overwrite rule holds is asked about: by a policy that
+    asks, for a claim from the user channel, or from an untrusted one when it is a taxonomy
+    claim (in the service's own words; an open claim quotes the untrusted text, which is never
+    shown to the user). The gate proposed the revision, so it reads the claim as the user's
+    own (their settings export, their file); the user's answer on the user channel is the
+    authentication that channel lacks, as for the gate's second look."""
+    if not asks_questions(ctx.policy):
+        return False
+    return ctx.event.origin == Origin.user.value or not is_open_subject(ctx.hypothesis.subject)
 
 
 def _established(ctx: ApplyContext, node: Node) -> bool:
@@ -431,6 +444,15 @@ def _qualifying_sessions(db: Session, node_id: uuid.UUID, exclude: uuid.UUID) ->
     )
 
 
+# Where the claim in question came from, as the question names it.
+_SOURCE = {
+    Origin.user: "Your last message",
+    Origin.retrieved_document: "A document I retrieved",
+    Origin.tool_output: "A tool's output",
+    Origin.shared_file: "A file you shared",
+}
+
+
 def clarification_question(hypothesis: Hypothesis, contradicted: Sequence[Node]) -> str:
     scope = (
         ""
@@ -439,9 +461,9 @@ def clarification_question(hypothesis: Hypothesis, contradicted: Sequence[Node])
     )
     if contradicted and contradicted[0].claim:
         return (
-            f'I have noted "{contradicted[0].claim}". Your last message suggests '
-            f'"{hypothesis.claim}"{scope}. Should I remember the new preference from now on, '
-            "only in this context, or ignore it?"
+            f'I have noted "{contradicted[0].claim}". {_SOURCE[hypothesis.provenance]} '
+            f'suggests "{hypothesis.claim}"{scope}. Should I remember the new preference from '
+            "now on, only in this context, or ignore it?"
         )
     return (
         f'Should I remember "{hypothesis.claim}"{scope} as your preference? '

@@ -215,6 +215,31 @@ class TestStableOverwriteRule:
                 ClarificationAnswer(answer="confirm"), "0" * 32)
         assert driver.active() == [("answer_length", "detailed", "global")]
 
+    def test_a_guarded_revision_from_the_users_own_file_is_asked_about(
+            self, driver: LedgerDriver) -> None:
+        """The gate proposes the revision from a shared file (it reads it as the user's own):
+        the rule still holds it, and asks, naming where it came from."""
+        self._guarded(driver, asks=True)
+        self._establish(driver)
+        driver.say("answer_length", "detailed", origin=Origin.shared_file)
+        assert driver.active() == [("answer_length", "short", "global")]
+        decision = driver.db.get(Decision, driver.decisions[-1])
+        assert decision is not None
+        assert (decision.proposed_action, decision.action) == ("revise", "clarify")
+        question = driver.db.scalars(select(Clarification)).one().question
+        assert question is not None
+        assert "A file you shared suggests" in question
+
+    def test_untrusted_guarded_revisions_stay_held_without_questions(
+            self, driver: LedgerDriver) -> None:
+        self._guarded(driver)  # a policy that does not ask
+        self._establish(driver)
+        driver.say("answer_length", "detailed", origin=Origin.shared_file)
+        decision = driver.db.get(Decision, driver.decisions[-1])
+        assert decision is not None
+        assert (decision.proposed_action, decision.action) == ("revise", "quarantine")
+        assert driver.db.scalars(select(Clarification)).all() == []
+
     def test_a_spent_question_budget_holds_and_defers_the_question(
             self, driver: LedgerDriver) -> None:
         self._guarded(driver, asks=True)
