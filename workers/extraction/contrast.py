@@ -61,15 +61,10 @@ def contrast_claim(
     claim (56,): the claim head's probabilities; rejected (384,): the embedding of the
     text's rejected stretch (zeros when it has none); phrase_vectors: the taxonomy's value
     phrases embedded, asked for only when a contrast is in question."""
-    top = int(np.argmax(claim))
-    if origin != Origin.user or top == OPEN_CLAIM or CLAIMS[top] not in held:
+    pair = _held_read_and_other(claim, origin, held)
+    if pair is None or not np.any(rejected):
         return None
-    if not np.any(rejected):
-        return None
-    others = [j for j in _SAME_DIMENSION[CLAIMS[top][0]] if j != top and CLAIMS[j] not in held]
-    if not others:
-        return None
-    other = max(others, key=lambda j: float(claim[j]))
+    top, other = pair
     if float(claim[other]) < CONTRAST_MIN_PROBABILITY:
         return None
     vectors = phrase_vectors()
@@ -83,13 +78,22 @@ def unclear_side_claim(
     """The other value of the dimension to ask about, or None: the heads read a value the user
     holds on the user channel, the text rejects no stretch, and the heads give the dimension's
     best value the user does not hold at least UNCLEAR_SIDE_MIN_PROBABILITY."""
+    pair = _held_read_and_other(claim, origin, held)
+    if pair is None or np.any(rejected):
+        return None  # with a rejected stretch, that stretch decides (`contrast_claim`)
+    other = pair[1]
+    return other if float(claim[other]) >= UNCLEAR_SIDE_MIN_PROBABILITY else None
+
+
+def _held_read_and_other(
+    claim: Array, origin: Origin, held: frozenset[tuple[str, str]]
+) -> tuple[int, int] | None:
+    """(the heads' read, the best other value of its dimension the user does not hold), when
+    a user-channel event reads a taxonomy value the user holds; else None."""
     top = int(np.argmax(claim))
     if origin != Origin.user or top == OPEN_CLAIM or CLAIMS[top] not in held:
         return None
-    if np.any(rejected):
-        return None  # the rejected stretch decides (`contrast_claim`)
     others = [j for j in _SAME_DIMENSION[CLAIMS[top][0]] if j != top and CLAIMS[j] not in held]
     if not others:
         return None
-    other = max(others, key=lambda j: float(claim[j]))
-    return other if float(claim[other]) >= UNCLEAR_SIDE_MIN_PROBABILITY else None
+    return top, max(others, key=lambda j: float(claim[j]))
