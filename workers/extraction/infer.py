@@ -263,12 +263,13 @@ class LearnedExtractor:
         if event.held:
             rejected = x[row, INPUT_PARTS[2]]  # (384,): the rejected stretch, zeros if none
             contrast = contrast_claim(probs["claim"][row], rejected, event.origin, event.held)
-            unclear = (unclear_side_claim(probs["claim"][row], rejected, event.origin,
-                                          event.held) if event.asks else None)
             if contrast is not None:
                 claim_index = contrast
-            elif unclear is not None:
-                claim_index, side_unclear = unclear, True
+            elif event.asks:
+                unclear = unclear_side_claim(probs["claim"][row], rejected, event.origin,
+                                             event.held)
+                if unclear is not None:
+                    claim_index, side_unclear = unclear, True
         hypothesis = _hypothesis(probs, row, event, claim_index, side_unclear)
         if hypothesis is None:
             # The schema refused it (a protected attribute), or the text cannot be kept as an
