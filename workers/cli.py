@@ -1,8 +1,9 @@
-"""`capture train extractor | relation | gate --out PATH`: seeded, reproducible CPU training.
+"""`capture train extractor | revision-side | relation | gate --out PATH`: seeded CPU training.
 
-Each command trains on the benchmark's train split (generated under var/bench-data when
-missing), tunes its thresholds / temperature / η on dev, reports dev and test, writes the
-weights to --out and the metrics beside them (`<out>.metrics.json`), with progress on stderr.
+Each command but revision-side (authored frames only) trains on the benchmark's train split
+(generated under var/bench-data when missing), tunes its thresholds / temperature / η on
+dev, reports dev and test, writes the weights to --out and the metrics beside them
+(`<out>.metrics.json`), with progress on stderr.
 """
 
 from __future__ import annotations
@@ -47,6 +48,17 @@ def extractor(
                                pooled_threshold=not dev_threshold, threshold=threshold)
     if epochs is not None:
         cfg.epochs = epochs
+    if out is not None:
+        cfg.out = out
+    _print(main(cfg))
+
+
+@app.command("revision-side")
+def revision_side(out: Out = None, seed: Seed = 0) -> None:
+    """Train the score of which of two named values a revision wants (authored frames)."""
+    from workers.extraction.train_side import RevisionSideTrainConfig, main
+
+    cfg = RevisionSideTrainConfig(seed=seed)
     if out is not None:
         cfg.out = out
     _print(main(cfg))

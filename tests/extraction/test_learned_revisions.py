@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import numpy as np
 import pytest
 
 from app.extraction.base import EventInput
 from app.extraction.schemas import Origin
-from workers.extraction.infer import load_extractor
+from workers.extraction.infer import LearnedExtractor, load_extractor
+from workers.extraction.revision_side import RevisionSide
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -39,19 +41,49 @@ class TestTwoValueRevisions:
         assert [(h.subject, h.value) for h in read.hypotheses] == [claim]
 
 
+class TestNamedSides:
+    """A revision naming the held value and another with no marker between them: the words
+    around each say which is wanted (`revision_side.py`), for every policy."""
+
+    HELD = frozenset({("notification_channel", "email")})
+
+    @pytest.mark.parametrize("asks", [False, True])
+    def test_the_value_named_as_wanted_is_read(self, asks: bool) -> None:
+        text = "Email notifications were fine for years. Text messages these days."
+        read = load_extractor().extract(EventInput(text, Origin.user, NOW, held=self.HELD,
+                                                   asks=asks))
+        assert [(h.subject, h.value, h.side_unclear) for h in read.hypotheses] == [
+            ("notification_channel", "sms", False)]
+
+    def test_a_reaffirmation_keeps_the_held_value(self) -> None:
+        text = "Bullet points, as always. Tables were a pain."
+        read = load_extractor().extract(EventInput(
+            text, Origin.user, NOW, held=frozenset({("format", "bullets")}), asks=True))
+        assert [(h.subject, h.value, h.side_unclear) for h in read.hypotheses] == [
+            ("format", "bullets", False)]
+
+
 class TestUnclearSide:
-    """A revision naming the held value and another, with nothing that says which it leaves:
-    read for a policy that asks, the other value is emitted flagged for a question."""
+    """Where the words around the two values leave the side open (a score between SIDE_ASK
+    and SIDE_TURN; here a score that cannot tell, p = 0.5), a policy that asks gets the other
+    value flagged for a question, and one that does not gets the heads' read."""
 
     TEXT = "Email notifications were fine for years. Text messages these days."
     HELD = frozenset({("notification_channel", "email")})
 
+    @staticmethod
+    def _undecided() -> LearnedExtractor:
+        extractor = LearnedExtractor()
+        extractor._revision_side = RevisionSide(np.zeros(384, dtype=np.float32), 2, "test")
+        return extractor
+
     def test_flagged_for_a_policy_that_asks(self) -> None:
-        read = load_extractor().extract(EventInput(self.TEXT, Origin.user, NOW, held=self.HELD,
-                                                   asks=True))
+        read = self._undecided().extract(EventInput(self.TEXT, Origin.user, NOW,
+                                                    held=self.HELD, asks=True))
         assert [(h.subject, h.value, h.side_unclear) for h in read.hypotheses] == [
             ("notification_channel", "sms", True)]
 
     def test_read_as_before_for_one_that_does_not(self) -> None:
-        read = load_extractor().extract(EventInput(self.TEXT, Origin.user, NOW, held=self.HELD))
+        read = self._undecided().extract(EventInput(self.TEXT, Origin.user, NOW,
+                                                    held=self.HELD))
         assert all(not h.side_unclear for h in read.hypotheses)

@@ -62,7 +62,7 @@ class TestScoredAsking:
 
         event = EventRecord(
             "r-0", 0, _EPOCH, Origin.user,
-            "Email notifications were fine for years. Text messages these days.",
+            "Email notifications or text messages? Text messages, probably.",
             "genuine_preference",
             {"dimension": "notification_channel", "value": "sms", "direction": "prefer",
              "replaces": "email"})

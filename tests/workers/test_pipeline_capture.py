@@ -122,8 +122,8 @@ class TestLaunderedPaste:
 
 class TestRevisionSideUnclear:
     """A user revision that names the held value and another without saying which it leaves
-    is asked about, and the user's answer settles it (workers/extraction/contrast.py,
-    `unclear_side_claim`; the phrasing is this test's own)."""
+    (the words around each leave the side open: `workers/extraction/revision_side.py`) is
+    asked about, and the user's answer settles it (the phrasing is this test's own)."""
 
     def _post(self, client: TestClient, tenant: Any, text: str, at: str) -> dict[str, Any]:
         return _post_event(client, tenant, "dana", "user", text, at)
@@ -142,7 +142,7 @@ class TestRevisionSideUnclear:
         db.query(Tenant).filter_by(name="tenant-a").update({"admission_policy": "capture"})
         db.commit()
         body = self._post(client, tenant_a,
-                          "Email notifications were fine for years. Text messages these days.",
+                          "Email notifications or text messages? Text messages, probably.",
                           "2026-11-02T09:00:00Z")
         assert [d["action"] for d in body["decisions"]] == ["clarify"]
         decision = db.get(Decision, uuid.UUID(body["decisions"][0]["id"]))

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from app.extraction.schemas import Origin
 from app.extraction.taxonomy import DIMENSIONS, compile_cues
 from workers.common.episodes import EventRecord
+from workers.extraction.blind_frames import BLIND_FRAMES
 
 # {new} is wanted, {old} the value it replaces. Written for this module, in both orders.
 WANTED_FIRST: tuple[str, ...] = (
@@ -124,7 +125,10 @@ AUTHORED_FRAMES: tuple[str, ...] = (
 
 def frames(family: str = "train") -> tuple[str, ...]:
     """The revision frames of a family: `train` (the first lists and three authored frames in
-    four) or `dev` (every fourth authored frame, held out)."""
+    four), `dev` (every fourth authored frame, held out) or `blind` (written without reading
+    this project, `blind_frames.py`; measure only)."""
+    if family == "blind":
+        return BLIND_FRAMES
     if family == "dev":
         return AUTHORED_FRAMES[3::4]
     authored = tuple(f for i, f in enumerate(AUTHORED_FRAMES) if i % 4 != 3)

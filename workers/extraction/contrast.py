@@ -34,6 +34,7 @@ import numpy.typing as npt
 from app.extraction.schemas import Origin
 from app.extraction.taxonomy import DIMENSIONS
 from workers.common.value_phrases import value_phrase_vectors
+from workers.extraction.revision_side import distinct_span
 from workers.extraction.vocab import CLAIMS, OPEN_CLAIM
 
 Array = npt.NDArray[np.float32]
@@ -83,6 +84,38 @@ def unclear_side_claim(
         return None  # with a rejected stretch, that stretch decides (`contrast_claim`)
     other = pair[1]
     return other if float(claim[other]) >= UNCLEAR_SIDE_MIN_PROBABILITY else None
+
+
+def named_other_claim(
+    claim: Array, origin: Origin, held: frozenset[tuple[str, str]],
+    spans: Callable[[str], Mapping[str, list[tuple[int, int]]]],
+) -> tuple[int, tuple[int, int], tuple[int, int]] | None:
+    """(the other value's claim class, the held value's span, the other's span) where the
+    heads read a held value on the user channel and the text names, apart from it, another
+    value of the dimension the user does not hold (the most probable such one); else None.
+    spans(dimension): each value's cue-phrase spans in the text (`revision_side.value_spans`).
+
+    Only a read of the held value is questioned: turning a read of the other value back to
+    the held one ("Still X; Y never worked") lost more genuine revisions than it saved
+    (the train split: 7 right revisions read wrong, no non-revision read right)."""
+    pair = _held_read_and_other(claim, origin, held)
+    if pair is None:
+        return None
+    top = pair[0]
+    dimension, value = CLAIMS[top]
+    named = spans(dimension)
+    own = named.get(value, [])
+    best: tuple[int, tuple[int, int], tuple[int, int]] | None = None
+    for j in _SAME_DIMENSION[dimension]:
+        if j == top or CLAIMS[j] in held or CLAIMS[j][1] not in named:
+            continue
+        other_span = distinct_span(named[CLAIMS[j][1]], own)
+        held_span = distinct_span(own, named[CLAIMS[j][1]])
+        if other_span is None or held_span is None:
+            continue
+        if best is None or float(claim[j]) > float(claim[best[0]]):
+            best = (j, held_span, other_span)
+    return best
 
 
 def _held_read_and_other(

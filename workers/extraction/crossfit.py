@@ -193,6 +193,7 @@ class _Reader(LearnedExtractor):
         self.speller = speller
         self._embedder = final._embedder
         self._rules = final._rules
+        self._revision_side = final._revision_side  # authored frames only: no fold to hold out
 
 
 def event_inputs(events: list[EventRecord]) -> list[EventInput]:

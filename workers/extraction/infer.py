@@ -42,7 +42,9 @@ from app.extraction.spelling import Speller, load_speller
 from app.extraction.taxonomy import DIMENSIONS
 from workers.common import npmlp
 from workers.common.weights import digest, load_npz
-from workers.extraction.contrast import contrast_claim, unclear_side_claim
+from workers.extraction.contrast import contrast_claim, named_other_claim, unclear_side_claim
+from workers.extraction.revision_side import WEIGHTS as SIDE_WEIGHTS
+from workers.extraction.revision_side import load_revision_side, value_spans
 from workers.extraction.segments import split_sides
 from workers.extraction.vocab import (
     CLAIMS,
@@ -62,6 +64,11 @@ MAX_TEXT_CHARS = 4_000  # MiniLM reads 256 tokens; the rest would not be seen an
 _DIMENSIONS = {d.name: d for d in DIMENSIONS}
 
 Array = npt.NDArray[np.float32]
+# Where a text names the held value and another, P(the other is wanted) from the words around
+# each (`revision_side.py`) turns the read at SIDE_TURN and asks a policy that asks from
+# SIDE_ASK. Chosen on the held-out authored frames and the train split (docs/models/extractor.md).
+SIDE_TURN = 0.8
+SIDE_ASK = 0.3
 
 
 class ExtractorHeads:
@@ -167,12 +174,18 @@ class LearnedExtractor:
     name = "learned"
     reads_held = True  # a revision's contrast is read against the values the user holds
 
-    def __init__(self, weights: Path = WEIGHTS, embedder: Embedder | None = None) -> None:
+    def __init__(self, weights: Path = WEIGHTS, embedder: Embedder | None = None,
+                 revision_side: Path = SIDE_WEIGHTS) -> None:
         self._embedder = embedder
         self._rules = DeterministicExtractor()
         arrays, meta = load_npz(weights)
         self.heads = ExtractorHeads(arrays, meta)
         self.version = f"{meta.get('model_version', '1')}+{digest(weights)}"
+        # The revision-side score reads only the embedder, so any heads use the shipped one
+        # (None where it is absent: the rule is off); its digest joins the version.
+        self._revision_side = load_revision_side(revision_side)
+        if self._revision_side is not None:
+            self.version += f"-side{self._revision_side.version}"
         # Weights trained on typo-repaired text name their lexicon, a file beside them.
         lexicon = meta.get("lexicon")
         self.speller: Speller | None = None
@@ -265,11 +278,9 @@ class LearnedExtractor:
             contrast = contrast_claim(probs["claim"][row], rejected, event.origin, event.held)
             if contrast is not None:
                 claim_index = contrast
-            elif event.asks:
-                unclear = unclear_side_claim(probs["claim"][row], rejected, event.origin,
-                                             event.held)
-                if unclear is not None:
-                    claim_index, side_unclear = unclear, True
+            else:
+                claim_index, side_unclear = self._side(probs["claim"][row], rejected, event,
+                                                       claim_index)
         hypothesis = _hypothesis(probs, row, event, claim_index, side_unclear)
         if hypothesis is None:
             # The schema refused it (a protected attribute), or the text cannot be kept as an
@@ -280,6 +291,34 @@ class LearnedExtractor:
         return Extraction(
             hypotheses=(hypothesis,), extractor=self.name, extractor_version=self.version
         )
+
+
+    def _side(self, claim: Array, rejected: Array, event: EventInput,
+              read: int) -> tuple[int, bool]:
+        """(claim class, side_unclear) where the contrast rule left the heads' read. Where the
+        heads read a value the user holds and the text names another of its dimension, the
+        words around each decide (`revision_side.py`), p = P(the other is wanted): the other
+        when p ≥ SIDE_TURN, a question about it from SIDE_ASK for a policy that asks, else
+        the read. Where the text names no other value, a policy that asks is asked when the
+        heads split their mass (`contrast.unclear_side_claim`)."""
+        side = self._revision_side
+        if side is not None:
+            text = self.reading(event.text[:MAX_TEXT_CHARS]).lower()
+            named = named_other_claim(claim, event.origin, event.held,
+                                      lambda dimension: value_spans(text, dimension))
+            if named is not None:
+                other, held_span, other_span = named
+                p = side.p_other_wanted(self.embedder, text, held_span, other_span)
+                if p >= SIDE_TURN:
+                    return other, False
+                if event.asks and p >= SIDE_ASK:
+                    return other, True
+                return read, False
+        if event.asks:
+            unclear = unclear_side_claim(claim, rejected, event.origin, event.held)
+            if unclear is not None:
+                return unclear, True
+        return read, False
 
 
 @lru_cache(maxsize=2)

@@ -1,0 +1,170 @@
+"""Which of two named values a revision wants, read from the words around each.
+
+"Had bullet points for ages. Time for tables." names two values of one dimension; the pooled
+sentence embedding the heads read is close to both, and on wording no marker in `segments.py`
+covers, the claim head picks about evenly between them. The words *around* each value say
+which is wanted: "Had [it] for ages" against "Time for [it]". So where the text names the
+value the user holds and another value of its dimension (the taxonomy's cue phrases, spans
+that do not overlap), each mention's clause context — up to `window` words either side within
+its clause, the mention written "it" and the other one "that" — is embedded, and a linear
+score w·(e_other − e_held) gives P(the other value is wanted), σ of it. Antisymmetric by
+construction: swapping the two mentions gives 1 − p.
+
+Trained (`capture train revision-side`) on authored revision frames only (`augment.frames
+("train")` and `side_frames.py`), never on benchmark text: a frame is filled with two
+placeholders, so the model learns the connectives, not the values. Measured on the held-out
+authored frames (`frames("dev")`) and on the blind ones (`frames("blind")`), which no rule or
+threshold was chosen on (docs/models/extractor.md).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from app.core.embeddings import Embedder
+from app.extraction.taxonomy import DIMENSIONS, compile_cues
+
+Array = npt.NDArray[np.float32]
+WEIGHTS = Path(__file__).parent / "weights" / "revision_side.npz"
+MENTION, OTHER = "it", "that"
+# A clause ends at punctuation or at a contrast word: "Had X for ages. Time for Y."
+_CLAUSE_BREAK = re.compile(r"[.,;:!?()\[\]\n]|->|=>|→|\bbut\b|\bso\b")
+_CUES: dict[str, list[tuple[str, re.Pattern[str]]]] = {
+    d.name: [(v.name, p) for v in d.values if (p := compile_cues(v.cues)) is not None]
+    for d in DIMENSIONS
+}
+
+
+def value_spans(text: str, dimension: str) -> dict[str, list[tuple[int, int]]]:
+    """value → (start, end) of each cue-phrase match of it in lower-cased `text`."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for value, pattern in _CUES.get(dimension, []):
+        spans = [m.span() for m in pattern.finditer(text)]
+        if spans:
+            out[value] = spans
+    return out
+
+
+def distinct_span(
+    spans: list[tuple[int, int]], others: list[tuple[int, int]]
+) -> tuple[int, int] | None:
+    """The first span that overlaps none of `others` ("both metric and imperial units"
+    names metric inside its own phrase: that is no second value)."""
+    for start, end in spans:
+        if all(end <= s or start >= e for s, e in others):
+            return start, end
+    return None
+
+
+def mention_context(text: str, mention: tuple[int, int], other: tuple[int, int],
+                    window: int) -> str:
+    """The words around `mention` within its clause, the mention as "it" and the other
+    mention (where it falls inside the window) as "that"."""
+    (ms, me), (os_, oe) = mention, other
+    marked = text
+    # Replace the later span first so the earlier one's offsets still hold.
+    for (s, e, token) in sorted([(ms, me, "\x01"), (os_, oe, "\x02")], reverse=True):
+        marked = marked[:s] + token + marked[e:]
+    at = marked.index("\x01")
+    left, right = marked[:at], marked[at + 1:]
+    starts = [m.end() for m in _CLAUSE_BREAK.finditer(left)]
+    left = left[starts[-1]:] if starts else left
+    stop = _CLAUSE_BREAK.search(right)
+    right = right[:stop.start()] if stop else right
+    words = [*left.split()[-window:], MENTION, *right.split()[:window]]
+    return " ".join(words).replace("\x02", OTHER)
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionSide:
+    """The trained score: P(the mention at `other` is the wanted one, not the one at `held`)."""
+
+    weight: Array  # (384,)
+    window: int
+    version: str
+
+    def p_other_wanted(self, embedder: Embedder, text: str, held: tuple[int, int],
+                       other: tuple[int, int]) -> float:
+        contexts = [mention_context(text, other, held, self.window),
+                    mention_context(text, held, other, self.window)]
+        e_other, e_held = embedder.embed(contexts)
+        return float(1.0 / (1.0 + np.exp(-float(self.weight @ (e_other - e_held)))))
+
+
+@lru_cache(maxsize=2)
+def load_revision_side(weights: Path = WEIGHTS) -> RevisionSide | None:
+    """The shipped score, or None where no weights file exists (the rule is then off)."""
+    if not weights.exists():
+        return None
+    from workers.common.weights import digest, load_npz
+
+    arrays, meta = load_npz(weights)
+    return RevisionSide(arrays["weight"], int(meta["window"]), digest(weights))
+
+
+def frame_pairs(frames: tuple[str, ...], copies: int, seed: int, typo_rate: float,
+                window: int) -> list[tuple[str, str]]:
+    """(wanted context, left context) of each frame, `copies` times, with leads and typos as
+    `augment.compose_revisions` draws them; the two values are placeholders."""
+    from workers.extraction.augment import LEADS, add_typos
+
+    rng = random.Random(seed)
+    out: list[tuple[str, str]] = []
+    for frame in frames:
+        for _ in range(copies):
+            lead = rng.choice(LEADS) if frame[0] == "{" or frame[0].islower() else ""
+            text = lead + frame
+            if rng.random() < typo_rate:
+                typed = add_typos(text, rng, rng.randint(1, 2))
+                text = typed if "{new}" in typed and "{old}" in typed else text
+            filled = text.replace("{new}", "\x03").replace("{old}", "\x04").lower()
+            new = (filled.index("\x03"), filled.index("\x03") + 1)
+            old = (filled.index("\x04"), filled.index("\x04") + 1)
+            out.append((mention_context(filled, new, old, window),
+                        mention_context(filled, old, new, window)))
+    return out
+
+
+def pairwise_accuracy(weight: Array, embedder: Embedder,
+                      pairs: list[tuple[str, str]]) -> float:
+    """Share of pairs whose wanted context scores above the left one."""
+    return float(np.mean(pair_margins(weight, embedder, pairs) > 0)) if pairs else 0.0
+
+
+def pair_margins(weight: Array, embedder: Embedder,
+                 pairs: list[tuple[str, str]]) -> npt.NDArray[np.float64]:
+    """w·(e_wanted − e_left) of each pair."""
+    vectors = embedder.embed([text for pair in pairs for text in pair]).astype(np.float64)
+    return np.asarray((vectors[0::2] - vectors[1::2]) @ weight, dtype=np.float64)
+
+
+def fit_scale(margins: npt.NDArray[np.float64], steps: int = 2000) -> float:
+    """The scalar s that makes σ(s·margin) calibrated on held-out pairs (log loss over the
+    pairs and their swaps): an L2-shrunk score is too timid to threshold otherwise."""
+    x = np.concatenate([margins, -margins])
+    y = np.concatenate([np.ones(len(margins)), np.zeros(len(margins))])
+    scale = 1.0
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-scale * x))
+        scale -= 0.5 * float(np.mean((p - y) * x)) / max(float(np.mean(x * x)), 1e-9)
+    return scale
+
+
+def fit_weight(differences: npt.NDArray[np.float64], l2: float, steps: int = 3000,
+               rate: float = 2.0) -> Array:
+    """Logistic regression through the origin on e_wanted − e_left and its negation (label
+    1 and 0), full-batch gradient descent: deterministic, no seed needed."""
+    x = np.concatenate([differences, -differences])
+    y = np.concatenate([np.ones(len(differences)), np.zeros(len(differences))])
+    w = np.zeros(x.shape[1])
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        w -= rate * (x.T @ (p - y) / len(y) + l2 * w)
+    return w.astype(np.float32)
