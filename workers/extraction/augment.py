@@ -141,6 +141,12 @@ REVISION_TEMPLATES: tuple[str, ...] = (*frames("train"), *LEADS)
 _EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 
 
+def draw_lead(frame: str, rng: random.Random) -> str:
+    """A lead ("ok, ", "fyi ") only before a lower-case or value start ("ok, {new} over
+    {old}"); no draw otherwise."""
+    return rng.choice(LEADS) if frame[0] == "{" or frame[0].islower() else ""
+
+
 def surface_forms(
     events: list[EventRecord], per_value: int = 24
 ) -> dict[tuple[str, str], list[str]]:
@@ -203,9 +209,7 @@ def compose_revisions(
         dimension = rng.choice(dimensions)
         new, old = rng.sample(list(dimension.values), 2)
         template = rng.choice(pool)
-        # A lead only before a lower-case or value start ("ok, {new} over {old}").
-        lead = rng.choice(LEADS) if template[0] == "{" or template[0].islower() else ""
-        text = lead + template.format(
+        text = draw_lead(template, rng) + template.format(
             new=rng.choice(forms[(dimension.name, new.name)]),
             old=rng.choice(forms[(dimension.name, old.name)]),
         )

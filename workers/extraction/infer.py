@@ -292,7 +292,6 @@ class LearnedExtractor:
             hypotheses=(hypothesis,), extractor=self.name, extractor_version=self.version
         )
 
-
     def _side(self, claim: Array, rejected: Array, event: EventInput,
               read: int) -> tuple[int, bool]:
         """(claim class, side_unclear) where the contrast rule left the heads' read. Where the
@@ -303,12 +302,16 @@ class LearnedExtractor:
         heads split their mass (`contrast.unclear_side_claim`)."""
         side = self._revision_side
         if side is not None:
-            text = self.reading(event.text[:MAX_TEXT_CHARS]).lower()
-            named = named_other_claim(claim, event.origin, event.held,
-                                      lambda dimension: value_spans(text, dimension))
+            read_text: list[str] = []  # the repaired text, made only when spans are asked for
+
+            def spans(dimension: str) -> dict[str, list[tuple[int, int]]]:
+                read_text.append(self.reading(event.text[:MAX_TEXT_CHARS]).lower())
+                return value_spans(read_text[-1], dimension)
+
+            named = named_other_claim(claim, event.origin, event.held, spans)
             if named is not None:
                 other, held_span, other_span = named
-                p = side.p_other_wanted(self.embedder, text, held_span, other_span)
+                p = side.p_other_wanted(self.embedder, read_text[-1], held_span, other_span)
                 if p >= SIDE_TURN:
                     return other, False
                 if event.asks and p >= SIDE_ASK:

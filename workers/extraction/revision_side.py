@@ -30,6 +30,8 @@ import numpy.typing as npt
 
 from app.core.embeddings import Embedder
 from app.extraction.taxonomy import DIMENSIONS, compile_cues
+from workers.common.weights import digest, load_npz
+from workers.extraction.augment import add_typos, draw_lead
 
 Array = npt.NDArray[np.float32]
 WEIGHTS = Path(__file__).parent / "weights" / "revision_side.npz"
@@ -103,8 +105,6 @@ def load_revision_side(weights: Path = WEIGHTS) -> RevisionSide | None:
     """The shipped score, or None where no weights file exists (the rule is then off)."""
     if not weights.exists():
         return None
-    from workers.common.weights import digest, load_npz
-
     arrays, meta = load_npz(weights)
     return RevisionSide(arrays["weight"], int(meta["window"]), digest(weights))
 
@@ -113,14 +113,11 @@ def frame_pairs(frames: tuple[str, ...], copies: int, seed: int, typo_rate: floa
                 window: int) -> list[tuple[str, str]]:
     """(wanted context, left context) of each frame, `copies` times, with leads and typos as
     `augment.compose_revisions` draws them; the two values are placeholders."""
-    from workers.extraction.augment import LEADS, add_typos
-
     rng = random.Random(seed)
     out: list[tuple[str, str]] = []
     for frame in frames:
         for _ in range(copies):
-            lead = rng.choice(LEADS) if frame[0] == "{" or frame[0].islower() else ""
-            text = lead + frame
+            text = draw_lead(frame, rng) + frame
             if rng.random() < typo_rate:
                 typed = add_typos(text, rng, rng.randint(1, 2))
                 text = typed if "{new}" in typed and "{old}" in typed else text
@@ -145,11 +142,18 @@ def pair_margins(weight: Array, embedder: Embedder,
     return np.asarray((vectors[0::2] - vectors[1::2]) @ weight, dtype=np.float64)
 
 
+def _with_swaps(
+    x: npt.NDArray[np.float64],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Each pair as scored (label 1) and swapped (−x, label 0): the fits stay antisymmetric."""
+    return (np.concatenate([x, -x]),
+            np.concatenate([np.ones(len(x)), np.zeros(len(x))]))
+
+
 def fit_scale(margins: npt.NDArray[np.float64], steps: int = 2000) -> float:
     """The scalar s that makes σ(s·margin) calibrated on held-out pairs (log loss over the
     pairs and their swaps): an L2-shrunk score is too timid to threshold otherwise."""
-    x = np.concatenate([margins, -margins])
-    y = np.concatenate([np.ones(len(margins)), np.zeros(len(margins))])
+    x, y = _with_swaps(margins)
     scale = 1.0
     for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-scale * x))
@@ -161,8 +165,7 @@ def fit_weight(differences: npt.NDArray[np.float64], l2: float, steps: int = 300
                rate: float = 2.0) -> Array:
     """Logistic regression through the origin on e_wanted − e_left and its negation (label
     1 and 0), full-batch gradient descent: deterministic, no seed needed."""
-    x = np.concatenate([differences, -differences])
-    y = np.concatenate([np.ones(len(differences)), np.zeros(len(differences))])
+    x, y = _with_swaps(differences)
     w = np.zeros(x.shape[1])
     for _ in range(steps):
         p = 1.0 / (1.0 + np.exp(-(x @ w)))

@@ -85,7 +85,8 @@ def main(cfg: RevisionSideTrainConfig) -> dict[str, Any]:
     dev = frame_pairs(frames("dev"), cfg.copies, cfg.seed + 1, cfg.typo_rate, window)
     blind = frame_pairs(frames("blind"), 3, cfg.seed + 2, cfg.typo_rate, window)
     metrics: dict[str, Any] = {
-        "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()},
+        # Where the weights went is the caller's, not the model's: no machine path here.
+        "config": {k: v for k, v in asdict(cfg).items() if k != "out"},
         "training_frames": len(train_frames),
         "window": window,
         "l2": l2,
