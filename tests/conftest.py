@@ -7,6 +7,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("CAPTURE_ENVIRONMENT", "test")
 os.environ.pop("CAPTURE_BROKER_URL", None)  # unit and API tests run tasks in-process
@@ -130,3 +131,19 @@ def tenant_a(db: Session) -> TenantKeys:
 @pytest.fixture
 def tenant_b(db: Session) -> TenantKeys:
     return _keys(db, "tenant-b")
+
+
+@pytest.fixture
+def undecided_side(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The shipped extractor (the one the service loads) with a revision-side score that
+    cannot tell the two named values apart (p = 0.5, inside the band that asks): tests of
+    what an unclear side does, whatever the shipped score makes of one sentence."""
+    import numpy as np
+
+    from workers.extraction.infer import load_extractor
+    from workers.extraction.revision_side import RevisionSide
+
+    extractor = load_extractor()
+    monkeypatch.setattr(extractor, "_revision_side",
+                        RevisionSide(np.zeros(384, dtype=np.float32), 2, "undecided"))
+    return extractor

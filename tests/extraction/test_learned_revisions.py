@@ -7,13 +7,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import numpy as np
 import pytest
 
 from app.extraction.base import EventInput
 from app.extraction.schemas import Origin
 from workers.extraction.infer import LearnedExtractor, load_extractor
-from workers.extraction.revision_side import RevisionSide
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -71,19 +69,15 @@ class TestUnclearSide:
     TEXT = "Email notifications were fine for years. Text messages these days."
     HELD = frozenset({("notification_channel", "email")})
 
-    @staticmethod
-    def _undecided() -> LearnedExtractor:
-        extractor = LearnedExtractor()
-        extractor._revision_side = RevisionSide(np.zeros(384, dtype=np.float32), 2, "test")
-        return extractor
-
-    def test_flagged_for_a_policy_that_asks(self) -> None:
-        read = self._undecided().extract(EventInput(self.TEXT, Origin.user, NOW,
+    def test_flagged_for_a_policy_that_asks(self, undecided_side: LearnedExtractor) -> None:
+        read = undecided_side.extract(EventInput(self.TEXT, Origin.user, NOW,
                                                     held=self.HELD, asks=True))
         assert [(h.subject, h.value, h.side_unclear) for h in read.hypotheses] == [
             ("notification_channel", "sms", True)]
 
-    def test_read_as_before_for_one_that_does_not(self) -> None:
-        read = self._undecided().extract(EventInput(self.TEXT, Origin.user, NOW,
+    def test_read_as_before_for_one_that_does_not(
+        self, undecided_side: LearnedExtractor
+    ) -> None:
+        read = undecided_side.extract(EventInput(self.TEXT, Origin.user, NOW,
                                                     held=self.HELD))
         assert all(not h.side_unclear for h in read.hypotheses)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from app.extraction.schemas import Origin
 from workers.common.episodes import EventRecord
@@ -53,11 +54,10 @@ class TestComposed:
 
 class TestScoredAsking:
     """`score_composed_revisions` counts an unclear side as asked only for a policy that asks,
-    and a flagged read of the new value as read new (the shipped extractor; this test's own
-    phrasing)."""
+    and a flagged read of the new value as read new (the shipped extractor with a side score
+    that cannot tell, `undecided_side`; this test's own phrasing)."""
 
-    def test_asked_reads_count_as_asked(self) -> None:
-        from workers.extraction.infer import load_extractor
+    def test_asked_reads_count_as_asked(self, undecided_side: Any) -> None:
         from workers.extraction.metrics import score_composed_revisions
 
         event = EventRecord(
@@ -66,8 +66,8 @@ class TestScoredAsking:
             "genuine_preference",
             {"dimension": "notification_channel", "value": "sms", "direction": "prefer",
              "replaces": "email"})
-        silent = score_composed_revisions(load_extractor(), [event])
-        asking = score_composed_revisions(load_extractor(), [event], asks=True)
+        silent = score_composed_revisions(undecided_side, [event])
+        asking = score_composed_revisions(undecided_side, [event], asks=True)
         assert "asked" not in silent
         assert silent["read_replaced"] == 1.0
         assert asking == {"events": 1.0, "read_new": 1.0, "read_replaced": 0.0,

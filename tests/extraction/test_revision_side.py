@@ -12,14 +12,18 @@ import numpy as np
 import pytest
 
 from app.core.embeddings import get_embedder
+from workers.common.weights import save_npz
 from workers.extraction.revision_side import (
     WEIGHTS,
     RevisionSide,
     distinct_span,
     fit_scale,
     fit_weight,
+    frame_mentions,
     load_revision_side,
+    marked_text,
     mention_context,
+    side_features,
     value_spans,
 )
 
@@ -46,6 +50,47 @@ class TestMentionContext:
         text = "i liked tables but now bullet points"
         tables, bullets = _span(text, "tables"), _span(text, "bullet points")
         assert mention_context(text, tables, bullets, 4) == "i liked it"
+
+
+class TestMarkedText:
+    def test_the_whole_text_with_one_mention_as_it_and_the_other_as_that(self) -> None:
+        text = "email or text messages? text messages, probably."
+        email = _span(text, "email")
+        texts = _span(text, "text messages")
+        assert marked_text(text, texts, email) == "that or it? text messages, probably."
+        assert marked_text(text, email, texts) == "it or that? text messages, probably."
+
+
+class TestSideFeatures:
+    TEXT = "had bullet points for ages. time for tables."
+
+    def test_swapping_the_mentions_negates_the_features(self) -> None:
+        bullets, tables = _span(self.TEXT, "bullet points"), _span(self.TEXT, "tables")
+        embedder = get_embedder()
+        for whole in (False, True):
+            forward = side_features(embedder, [(self.TEXT, tables, bullets)], 3, whole)
+            back = side_features(embedder, [(self.TEXT, bullets, tables)], 3, whole)
+            assert forward.shape == (1, 768 if whole else 384)
+            assert np.allclose(forward, -back, atol=1e-6)
+
+    def test_frames_are_filled_with_one_character_placeholders(self) -> None:
+        mentions = frame_mentions(("Time for {new}; {old} is done.",), 4, 0, 0.0)
+        assert len(mentions) == 4
+        for text, new, old in mentions:
+            assert text[new[0]:new[1]] == "\x03"
+            assert text[old[0]:old[1]] == "\x04"
+
+    def test_weights_from_before_the_whole_text_load_as_window_only(
+        self, tmp_path: Path
+    ) -> None:
+        path = tmp_path / "old.npz"
+        save_npz(path, {"weight": np.ones(384, dtype=np.float32)}, {"window": 2})
+        side = load_revision_side(path)
+        assert side is not None
+        assert not side.whole
+        bullets, tables = _span(self.TEXT, "bullet points"), _span(self.TEXT, "tables")
+        p = side.p_other_wanted(get_embedder(), self.TEXT, bullets, tables)
+        assert 0.0 < p < 1.0
 
 
 class TestValueSpans:
@@ -92,4 +137,7 @@ class TestShippedScore:
         assert WEIGHTS.stat().st_size < 8_000
         metrics = json.loads(WEIGHTS.with_suffix(".metrics.json").read_text())
         assert metrics["pairwise_accuracy"]["blind_frames"] > 0.5
-        assert isinstance(load_revision_side(), RevisionSide)
+        side = load_revision_side()
+        assert isinstance(side, RevisionSide)
+        assert side.weight.shape == ((768,) if side.whole else (384,))
+        assert side.whole == metrics["whole"]

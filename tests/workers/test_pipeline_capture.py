@@ -123,13 +123,16 @@ class TestLaunderedPaste:
 class TestRevisionSideUnclear:
     """A user revision that names the held value and another without saying which it leaves
     (the words around each leave the side open: `workers/extraction/revision_side.py`) is
-    asked about, and the user's answer settles it (the phrasing is this test's own)."""
+    asked about, and the user's answer settles it (the phrasing is this test's own; the side
+    score is one that cannot tell, `undecided_side`, so the test is of the path, not of the
+    shipped score's value for one sentence)."""
 
     def _post(self, client: TestClient, tenant: Any, text: str, at: str) -> dict[str, Any]:
         return _post_event(client, tenant, "dana", "user", text, at)
 
     def test_asked_then_confirmed(
-        self, client: TestClient, tenant_a: Any, db: Session, monkeypatch: Any
+        self, client: TestClient, tenant_a: Any, db: Session, monkeypatch: Any,
+        undecided_side: Any,
     ) -> None:
         from app.models import Node
 

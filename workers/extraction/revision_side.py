@@ -7,7 +7,10 @@ which is wanted: "Had [it] for ages" against "Time for [it]". So where the text 
 value the user holds and another value of its dimension (the taxonomy's cue phrases, spans
 that do not overlap), each mention's clause context — up to `window` words either side within
 its clause, the mention written "it" and the other one "that" — is embedded, and a linear
-score w·(e_other − e_held) gives P(the other value is wanted), σ of it. Antisymmetric by
+score w·(e_other − e_held) gives P(the other value is wanted), σ of it. Since the eighteenth
+session the whole text is read as well, once with each mention as "it" and the other as
+"that", its difference beside the window's: an answer to one's own question ("Email or text?
+Text, probably.") or a reason two clauses away is outside any window. Antisymmetric by
 construction: swapping the two mentions gives 1 − p.
 
 Trained (`capture train revision-side`) on authored revision frames only (`augment.frames
@@ -65,15 +68,24 @@ def distinct_span(
     return None
 
 
-def mention_context(text: str, mention: tuple[int, int], other: tuple[int, int],
-                    window: int) -> str:
-    """The words around `mention` within its clause, the mention as "it" and the other
-    mention (where it falls inside the window) as "that"."""
-    (ms, me), (os_, oe) = mention, other
+Span = tuple[int, int]
+# (lower-cased text, the span scored as wanted, the span scored as left)
+Mention = tuple[str, Span, Span]
+
+
+def _marked(text: str, mention: Span, other: Span) -> str:
+    """`text` with `mention` as \x01 and `other` as \x02."""
     marked = text
     # Replace the later span first so the earlier one's offsets still hold.
-    for (s, e, token) in sorted([(ms, me, "\x01"), (os_, oe, "\x02")], reverse=True):
+    for (s, e, token) in sorted([(*mention, "\x01"), (*other, "\x02")], reverse=True):
         marked = marked[:s] + token + marked[e:]
+    return marked
+
+
+def mention_context(text: str, mention: Span, other: Span, window: int) -> str:
+    """The words around `mention` within its clause, the mention as "it" and the other
+    mention (where it falls inside the window) as "that"."""
+    marked = _marked(text, mention, other)
     at = marked.index("\x01")
     left, right = marked[:at], marked[at + 1:]
     starts = [m.end() for m in _CLAUSE_BREAK.finditer(left)]
@@ -84,20 +96,64 @@ def mention_context(text: str, mention: tuple[int, int], other: tuple[int, int],
     return " ".join(words).replace("\x02", OTHER)
 
 
+def marked_text(text: str, mention: Span, other: Span) -> str:
+    """The whole text, `mention` as "it" and `other` as "that": what a clause window cannot
+    see ("Email or text? Text, probably." — the answer is a clause of its own)."""
+    return _marked(text, mention, other).replace("\x01", MENTION).replace("\x02", OTHER)
+
+
+def side_features(embedder: Embedder, mentions: list[Mention], window: int,
+                  whole: bool) -> npt.NDArray[np.float64]:
+    """Each mention pair's features: e(context of the first) − e(context of the second),
+    and with `whole`, beside it e(whole text, first as "it") − e(whole text, second as
+    "it"). Swapping the two spans negates them, so a linear score is antisymmetric."""
+    parts = [window_differences(embedder, mentions, window)]
+    if whole:
+        parts.append(whole_differences(embedder, mentions))
+    return np.concatenate(parts, axis=1)
+
+
+def window_differences(embedder: Embedder, mentions: list[Mention],
+                       window: int) -> npt.NDArray[np.float64]:
+    return _differences(embedder, [
+        (mention_context(t, a, b, window), mention_context(t, b, a, window))
+        for t, a, b in mentions])
+
+
+def whole_differences(embedder: Embedder,
+                      mentions: list[Mention]) -> npt.NDArray[np.float64]:
+    return _differences(embedder, [
+        (marked_text(t, a, b), marked_text(t, b, a)) for t, a, b in mentions])
+
+
+def _differences(embedder: Embedder,
+                 pairs: list[tuple[str, str]]) -> npt.NDArray[np.float64]:
+    vectors = embedder.embed([text for pair in pairs for text in pair]).astype(np.float64)
+    return np.asarray(vectors[0::2] - vectors[1::2], dtype=np.float64)
+
+
 @dataclass(frozen=True, slots=True)
 class RevisionSide:
     """The trained score: P(the mention at `other` is the wanted one, not the one at `held`)."""
 
-    weight: Array  # (384,)
+    weight: Array  # (384,) the clause window's; (768,) with the whole text's beside it
     window: int
     version: str
+    whole: bool = False  # weights from before the eighteenth session read the window only
 
-    def p_other_wanted(self, embedder: Embedder, text: str, held: tuple[int, int],
-                       other: tuple[int, int]) -> float:
-        contexts = [mention_context(text, other, held, self.window),
-                    mention_context(text, held, other, self.window)]
-        e_other, e_held = embedder.embed(contexts)
-        return float(1.0 / (1.0 + np.exp(-float(self.weight @ (e_other - e_held)))))
+    def p_other_wanted(self, embedder: Embedder, text: str, held: Span,
+                       other: Span) -> float:
+        return float(self.probabilities(embedder, [(text, other, held)])[0])
+
+    def margins(self, embedder: Embedder,
+                mentions: list[Mention]) -> npt.NDArray[np.float64]:
+        """The score's logit of each mention pair (> 0: the first span is wanted)."""
+        features = side_features(embedder, mentions, self.window, self.whole)
+        return np.asarray(features @ self.weight.astype(np.float64), dtype=np.float64)
+
+    def probabilities(self, embedder: Embedder,
+                      mentions: list[Mention]) -> npt.NDArray[np.float64]:
+        return np.asarray(1.0 / (1.0 + np.exp(-self.margins(embedder, mentions))))
 
 
 @lru_cache(maxsize=2)
@@ -106,15 +162,16 @@ def load_revision_side(weights: Path = WEIGHTS) -> RevisionSide | None:
     if not weights.exists():
         return None
     arrays, meta = load_npz(weights)
-    return RevisionSide(arrays["weight"], int(meta["window"]), digest(weights))
+    return RevisionSide(arrays["weight"], int(meta["window"]), digest(weights),
+                        bool(meta.get("whole", False)))
 
 
-def frame_pairs(frames: tuple[str, ...], copies: int, seed: int, typo_rate: float,
-                window: int) -> list[tuple[str, str]]:
-    """(wanted context, left context) of each frame, `copies` times, with leads and typos as
+def frame_mentions(frames: tuple[str, ...], copies: int, seed: int,
+                   typo_rate: float) -> list[Mention]:
+    """(text, wanted span, left span) of each frame, `copies` times, with leads and typos as
     `augment.compose_revisions` draws them; the two values are placeholders."""
     rng = random.Random(seed)
-    out: list[tuple[str, str]] = []
+    out: list[Mention] = []
     for frame in frames:
         for _ in range(copies):
             text = draw_lead(frame, rng) + frame
@@ -124,22 +181,14 @@ def frame_pairs(frames: tuple[str, ...], copies: int, seed: int, typo_rate: floa
             filled = text.replace("{new}", "\x03").replace("{old}", "\x04").lower()
             new = (filled.index("\x03"), filled.index("\x03") + 1)
             old = (filled.index("\x04"), filled.index("\x04") + 1)
-            out.append((mention_context(filled, new, old, window),
-                        mention_context(filled, old, new, window)))
+            out.append((filled, new, old))
     return out
 
 
-def pairwise_accuracy(weight: Array, embedder: Embedder,
-                      pairs: list[tuple[str, str]]) -> float:
-    """Share of pairs whose wanted context scores above the left one."""
-    return float(np.mean(pair_margins(weight, embedder, pairs) > 0)) if pairs else 0.0
-
-
-def pair_margins(weight: Array, embedder: Embedder,
-                 pairs: list[tuple[str, str]]) -> npt.NDArray[np.float64]:
-    """w·(e_wanted − e_left) of each pair."""
-    vectors = embedder.embed([text for pair in pairs for text in pair]).astype(np.float64)
-    return np.asarray((vectors[0::2] - vectors[1::2]) @ weight, dtype=np.float64)
+def pairwise_accuracy(side: RevisionSide, embedder: Embedder,
+                      mentions: list[Mention]) -> float:
+    """Share of mention pairs whose wanted span scores above the left one."""
+    return float(np.mean(side.margins(embedder, mentions) > 0)) if mentions else 0.0
 
 
 def _with_swaps(
