@@ -83,6 +83,10 @@ class EventRecord:
     attack_family: str | None = None
     # Applied decision actions, one per hypothesis, in order (empty: the extractor abstained).
     actions: list[str] = field(default_factory=list)
+    # The first reason of each decision as the event was written ("most_probable",
+    # "question_budget_spent", "laundered_from_untrusted", ...), in the order of `actions`;
+    # an answer later changes the actions, not these.
+    reasons: list[str] = field(default_factory=list)
     # Ledger changes the event caused ("created", "quarantined", "superseded", ...).
     changes: list[str] = field(default_factory=list)
     # Active claims of the user right after the event: [subject, scope, value, direction].

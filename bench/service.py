@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from sqlalchemy import Engine, create_engine, literal, select, union_all
+from sqlalchemy import Engine, create_engine, func, literal, select, union_all
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.core import db as core_db
@@ -115,6 +115,7 @@ class Written:
     actions: list[str] = field(default_factory=list)
     changes: list[str] = field(default_factory=list)
     failed: bool = False
+    reasons: list[str] = field(default_factory=list)  # each decision's first reason
 
 
 @dataclass(slots=True)
@@ -168,9 +169,10 @@ class BenchTenant:
             event_id, user_pk = accepted.event.id, accepted.event.user_id
             bench_policies.register_event(event_id, context)
         ms = (time.perf_counter() - t0) * 1000.0
-        status, actions, changes = self._written(event_id)
+        status, actions, changes, reasons = self._written(event_id)
         return Written(
-            event_id, user_pk, ms, actions, changes, failed=status != EventStatus.processed.value
+            event_id, user_pk, ms, actions, changes, failed=status != EventStatus.processed.value,
+            reasons=reasons,
         )
 
     def pending_clarifications(self, event_id: uuid.UUID
@@ -197,16 +199,20 @@ class BenchTenant:
 
     def outcome(self, event_id: uuid.UUID) -> tuple[list[str], list[str]]:
         """The event's applied actions and ledger changes as they stand now (after answers)."""
-        _, actions, changes = self._written(event_id)
+        _, actions, changes, _ = self._written(event_id)
         return actions, changes
 
-    def _written(self, event_id: uuid.UUID) -> tuple[str | None, list[str], list[str]]:
-        """The event's status, applied actions and ledger changes, in one round trip."""
+    def _written(
+        self, event_id: uuid.UUID
+    ) -> tuple[str | None, list[str], list[str], list[str]]:
+        """The event's status, applied actions, ledger changes and each decision's first
+        reason, in one round trip."""
         query = union_all(
             select(literal("status"), Event.status, literal(""), Event.received_at).where(
                 Event.id == event_id
             ),
-            select(literal("action"), Decision.action, literal(""), Decision.created_at).where(
+            select(literal("action"), Decision.action,
+                   func.coalesce(Decision.reasons[0].astext, ""), Decision.created_at).where(
                 Decision.event_id == event_id
             ),
             select(
@@ -220,6 +226,7 @@ class BenchTenant:
             status,
             [r[1] for r in rows if r[0] == "action"],
             [_change(r[1], r[2]) for r in rows if r[0] == "change"],
+            [r[2] for r in rows if r[0] == "action"],
         )
 
     def active_claims(self, user_pk: uuid.UUID) -> list[list[str]]:

@@ -63,6 +63,13 @@ def test_prefguard_end_to_end(tiny_data: Path, tmp_path: Path, server_uri: str) 
     assert "Selector and citation audit" in (out / "results.md").read_text()
     assert (out / "frontier.png").stat().st_size > 1000
     assert len((out / "outcomes" / "oracle.jsonl").read_text().splitlines()) == 3
+    # Each decision's first reason is recorded beside its action, as the event was written.
+    events = [e for line in (out / "outcomes" / "recency.jsonl").read_text().splitlines()
+              for e in json.loads(line)["events"]]
+    decided = [e for e in events if e["actions"]]
+    assert decided
+    assert all(len(e["reasons"]) == len(e["actions"]) for e in decided)
+    assert all(all(r for r in e["reasons"]) for e in decided)
     # The metrics can be recomputed from the raw outcomes alone.
     assert prefguard.rescore(out, plot=False) == results
 

@@ -14,7 +14,7 @@ import torch
 from app.extraction.schemas import Hypothesis, Origin
 from app.gate.policies import EventView, GateInput, get_policy
 from app.models.enums import ACTIONS, Action
-from tests.workers.conftest import SLICE
+from tests.workers.conftest import SLICE, SMALL_EXTRACTORS
 from workers.gate import infer
 from workers.gate.model import GateModelConfig, GateNet
 from workers.gate.state import decode, encode, header_version
@@ -30,6 +30,7 @@ def tiny_gate(bench_data: Path, work: Path) -> Path:
     main(GateTrainConfig(
         out=out, data_dir=bench_data, cache=work / "emb.npz", embedder="hashing",
         work_dir=work / "gate-work", epochs=1, extractor_epochs=1, limit=SLICE,
+        **SMALL_EXTRACTORS,
         model=GateModelConfig(variant="ode", **TINY),  # type: ignore[arg-type]
         report_splits=("dev",),
     ))
@@ -54,6 +55,7 @@ class TestOneEpoch:
         main(GateTrainConfig(
             out=out, data_dir=bench_data, cache=work / "emb.npz", embedder="hashing",
             work_dir=work / "gate-work", epochs=1, extractor_epochs=1, limit=SLICE,
+            **SMALL_EXTRACTORS,
             model=GateModelConfig(variant=variant, **TINY),  # type: ignore[arg-type]
             report_splits=(),
         ))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.ledger.relations import ClaimFields, relate
-from tests.workers.conftest import SLICE
+from tests.workers.conftest import SLICE, SMALL_EXTRACTORS
 from workers.relation.infer import RelationModel
 from workers.relation.train import RelationTrainConfig, main
 
@@ -16,7 +16,7 @@ class TestShortRun:
         metrics = main(RelationTrainConfig(
             out=out, data_dir=bench_data, cache=work / "emb.npz", embedder="hashing",
             work_dir=work / "gate-work", epochs=2, extractor_epochs=1, limit=SLICE,
-            report_splits=("dev",),
+            report_splits=("dev",), **SMALL_EXTRACTORS,
         ))
         assert set(metrics["dev"]) == {"learned", "heuristic"}
         relation = RelationModel(out).relate(

@@ -226,14 +226,23 @@ def read_train_out_of_fold(
     epochs: int,
     threads: int,
     work_dir: Path,
+    ensemble: int | None = None,
+    augmentation: float = 1.0,
 ) -> list[Hypothesis | None]:
     """Out-of-fold readings of the train split by fold extractors trained as the shipped one
-    is (its default config with this seed and epochs; on repaired text where it reads one)."""
+    is (its default config with this seed and epochs; on repaired text where it reads one).
+    Smoke tests shrink them: `ensemble` members (None: the default) and `augmentation`, the
+    share of the default's authored training statements."""
     from workers.extraction import train as extraction_train
 
     events = events_of(episodes)
     cfg = extraction_train.ExtractorTrainConfig(
         seed=seed, epochs=epochs, threads=threads, spelling=extractor.speller is not None
     )
+    if ensemble is not None:
+        cfg.ensemble = ensemble
+    for name in ("augmented_revisions", "open_statements", "chatter", "one_off_requests",
+                 "standing_requests"):
+        setattr(cfg, name, round(getattr(cfg, name) * augmentation))
     models = fold_models(events, cache, cfg, folds=folds, work_dir=work_dir)
     return first_hypotheses(out_of_fold(events, cache, extractor, models))

@@ -71,6 +71,9 @@ class GateTrainConfig:
     model: GateModelConfig = field(default_factory=GateModelConfig)
     folds: int = 3  # out-of-fold extraction of train
     extractor_epochs: int = 20  # out-of-fold extractors (as the shipped one; shared cache)
+    # Smoke tests only: fewer members and a share of the authored augmentation for them.
+    extractor_ensemble: int | None = None
+    extractor_augmentation: float = 1.0
     max_clarify_rate: float = 0.075  # η on dev: ask on at most this share of events (≤ 1/12)
     threads: int = 2
     limit: int | None = None  # episodes per track and split (tests: a tiny slice)
@@ -231,6 +234,7 @@ def main(cfg: GateTrainConfig) -> dict[str, Any]:
             hypotheses = read_train_out_of_fold(
                 episodes, cache, extractor, seed=cfg.seed, folds=cfg.folds,
                 epochs=cfg.extractor_epochs, threads=cfg.threads, work_dir=cfg.work_dir,
+                ensemble=cfg.extractor_ensemble, augmentation=cfg.extractor_augmentation,
             )
         else:
             hypotheses = read_split(episodes, cache, extractor)

@@ -57,6 +57,9 @@ class RelationTrainConfig:
     hidden: int = 64
     folds: int = 3
     extractor_epochs: int = 20
+    # Smoke tests only: fewer members and a share of the authored augmentation for them.
+    extractor_ensemble: int | None = None
+    extractor_augmentation: float = 1.0
     cross_subject_pairs: int = 1  # per hypothesis, one pair with another subject's node
     threads: int = 2
     limit: int | None = None
@@ -156,6 +159,7 @@ def main(cfg: RelationTrainConfig) -> dict[str, Any]:
     read = read_train_out_of_fold(
         train_episodes, cache, extractor, seed=cfg.seed, folds=cfg.folds,
         epochs=cfg.extractor_epochs, threads=cfg.threads, work_dir=cfg.work_dir,
+        ensemble=cfg.extractor_ensemble, augmentation=cfg.extractor_augmentation,
     )
     x, y, _ = pairs(train_episodes, read, cache, cfg.cross_subject_pairs, rng)
     log.info("relation: %d train pairs %s", len(y), np.bincount(y, minlength=3).tolist())
