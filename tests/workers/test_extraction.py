@@ -33,9 +33,8 @@ class TestOneEpoch:
             fold_dir=work / "extractor-folds", epochs=1, limit=SLICE, report_splits=("dev",),
             # A smoke test of the whole path: two members and a tenth of the authored
             # augmentation (the shipped defaults made it ~5 min on CI's 2 cores, at the timeout).
-            ensemble=2, augmented_revisions=500, open_statements=400, chatter=300,
-            one_off_requests=200, standing_requests=100,
-        ))
+            ensemble=2,
+        ).with_augmentation(0.1))
         assert out.exists()
         assert out.with_suffix(".metrics.json").exists()
         # The typo repair's lexicon is written beside the weights, and the weights name it.

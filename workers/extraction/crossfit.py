@@ -238,11 +238,8 @@ def read_train_out_of_fold(
     events = events_of(episodes)
     cfg = extraction_train.ExtractorTrainConfig(
         seed=seed, epochs=epochs, threads=threads, spelling=extractor.speller is not None
-    )
+    ).with_augmentation(augmentation)
     if ensemble is not None:
         cfg.ensemble = ensemble
-    for name in ("augmented_revisions", "open_statements", "chatter", "one_off_requests",
-                 "standing_requests"):
-        setattr(cfg, name, round(getattr(cfg, name) * augmentation))
     models = fold_models(events, cache, cfg, folds=folds, work_dir=work_dir)
     return first_hypotheses(out_of_fold(events, cache, extractor, models))

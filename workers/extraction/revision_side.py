@@ -106,24 +106,32 @@ def side_features(embedder: Embedder, mentions: list[Mention], window: int,
                   whole: bool) -> npt.NDArray[np.float64]:
     """Each mention pair's features: e(context of the first) − e(context of the second),
     and with `whole`, beside it e(whole text, first as "it") − e(whole text, second as
-    "it"). Swapping the two spans negates them, so a linear score is antisymmetric."""
-    parts = [window_differences(embedder, mentions, window)]
-    if whole:
-        parts.append(whole_differences(embedder, mentions))
-    return np.concatenate(parts, axis=1)
+    "it"). Swapping the two spans negates them, so a linear score is antisymmetric. One
+    embedding call for all of it (the write path scores one pair at a time)."""
+    pairs = _window_pairs(mentions, window) + (_whole_pairs(mentions) if whole else [])
+    differences = _differences(embedder, pairs)
+    n = len(mentions)
+    return np.concatenate([differences[:n], differences[n:]], axis=1) if whole \
+        else differences
 
 
 def window_differences(embedder: Embedder, mentions: list[Mention],
                        window: int) -> npt.NDArray[np.float64]:
-    return _differences(embedder, [
-        (mention_context(t, a, b, window), mention_context(t, b, a, window))
-        for t, a, b in mentions])
+    return _differences(embedder, _window_pairs(mentions, window))
 
 
 def whole_differences(embedder: Embedder,
                       mentions: list[Mention]) -> npt.NDArray[np.float64]:
-    return _differences(embedder, [
-        (marked_text(t, a, b), marked_text(t, b, a)) for t, a, b in mentions])
+    return _differences(embedder, _whole_pairs(mentions))
+
+
+def _window_pairs(mentions: list[Mention], window: int) -> list[tuple[str, str]]:
+    return [(mention_context(t, a, b, window), mention_context(t, b, a, window))
+            for t, a, b in mentions]
+
+
+def _whole_pairs(mentions: list[Mention]) -> list[tuple[str, str]]:
+    return [(marked_text(t, a, b), marked_text(t, b, a)) for t, a, b in mentions]
 
 
 def _differences(embedder: Embedder,
@@ -143,17 +151,14 @@ class RevisionSide:
 
     def p_other_wanted(self, embedder: Embedder, text: str, held: Span,
                        other: Span) -> float:
-        return float(self.probabilities(embedder, [(text, other, held)])[0])
+        margin = float(self.margins(embedder, [(text, other, held)])[0])
+        return 1.0 / (1.0 + float(np.exp(-margin)))
 
     def margins(self, embedder: Embedder,
                 mentions: list[Mention]) -> npt.NDArray[np.float64]:
         """The score's logit of each mention pair (> 0: the first span is wanted)."""
         features = side_features(embedder, mentions, self.window, self.whole)
         return np.asarray(features @ self.weight.astype(np.float64), dtype=np.float64)
-
-    def probabilities(self, embedder: Embedder,
-                      mentions: list[Mention]) -> npt.NDArray[np.float64]:
-        return np.asarray(1.0 / (1.0 + np.exp(-self.margins(embedder, mentions))))
 
 
 @lru_cache(maxsize=2)

@@ -111,6 +111,12 @@ class ExtractorTrainConfig:
     limit: int | None = None
     report_splits: tuple[str, ...] = ("dev", "test")
 
+    def with_augmentation(self, share: float) -> ExtractorTrainConfig:
+        """This recipe with `share` of each authored augmentation (smoke tests: a tenth)."""
+        return replace(self, **{name: round(getattr(self, name) * share) for name in (
+            "augmented_revisions", "open_statements", "chatter", "one_off_requests",
+            "standing_requests")})
+
 
 def _tensor_rows(rows: ExtractorRows) -> dict[str, torch.Tensor]:
     return {
