@@ -9,8 +9,9 @@ and clarify hold the claim (a repeat adds evidence to its quarantined twin), ret
 corroborates (and promotes an authentic twin), add / scope write or promote, revise supersedes
 unless an *established* stable node is guarded (one confirmed by two authenticated user
 events across sessions, or three in one, needs that much evidence again to be overwritten),
-quarantined nodes are evicted after ≈14 days. What it leaves out: edges, versions,
-spans, clarification answers.
+quarantined nodes are evicted after ≈14 days, and a question (a clarify target) about a
+claim that is not the user's can be answered "no" (`answers`, off by default), evicting it, as
+the user's answer does online. What it leaves out: edges, versions, spans, and a "yes".
 """
 
 from __future__ import annotations
@@ -85,9 +86,14 @@ class SimEvent:
 
 
 class SimLedger:
-    def __init__(self, layered: bool = True, guard_stable: bool = True) -> None:
+    def __init__(self, layered: bool = True, guard_stable: bool = True,
+                 answers: bool = False) -> None:
         self.layered = layered
         self.guard_stable = guard_stable
+        # Questions (clarify targets) answered as the user would (see _Apply.run). Off: the
+        # shipped gates were trained without it; one retrain with it is measured in
+        # docs/RESULTS.md (Session 19) and is not shipped yet.
+        self.answers = answers
         self.nodes: list[SimNode] = []
         self._counter = 0
 
@@ -156,7 +162,14 @@ class _Apply:
     def run(self, action: Action) -> Action:
         self.action = action
         if action in (Action.clarify, Action.quarantine):
-            self._quarantine()
+            node = self._quarantine()
+            if action == Action.clarify and self.ledger.answers and self.authenticity < 0.5:
+                # Online the user answers: "no" to a claim that is not theirs (a hedge, a
+                # sarcastic line, a planted one) evicts it, so what the user says next meets
+                # no held twin. Without this the replay kept it quarantined, a state the
+                # online gate never sees after an answer. (A "yes" is left as held: its
+                # repeat promotes it, as confirmation would.)
+                node.state = NodeState.evicted.value
             return action
         if action == Action.revise:
             return self._revise()
