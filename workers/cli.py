@@ -93,6 +93,10 @@ def gate(
     epochs: Annotated[int | None, typer.Option(help="Training epochs (default: the "
                                                "config's).")] = None,
     latent: Annotated[int, typer.Option(help="Latent size of h.")] = 256,
+    answers: Annotated[
+        bool, typer.Option(help="--answers: the training replay answers its questions 'no' "
+                           "where the claim is not the user's (not yet the shipped recipe).")
+    ] = False,
 ) -> None:
     """Train an authenticity gate (the ODE-RNN by default)."""
     from workers.gate.model import GateModelConfig
@@ -103,7 +107,7 @@ def gate(
     kind: Literal["ode", "discrete", "transformer"] = variant  # type: ignore[assignment]
     flat = kind == "transformer"
     cfg = GateTrainConfig(
-        seed=seed, threads=threads, limit=limit, provenance=provenance,
+        seed=seed, threads=threads, limit=limit, provenance=provenance, answers=answers,
         layered=not flat, guard_stable=not flat,
         model=GateModelConfig(variant=kind, latent=latent),
     )

@@ -90,9 +90,8 @@ class SimLedger:
                  answers: bool = False) -> None:
         self.layered = layered
         self.guard_stable = guard_stable
-        # Questions (clarify targets) answered as the user would (see _Apply.run). Off: the
-        # shipped gates were trained without it; one retrain with it is measured in
-        # docs/RESULTS.md (Session 19) and is not shipped yet.
+        # Questions (clarify targets) answered as the user would (see _Apply.run);
+        # GateTrainConfig.answers, `capture train gate --answers`.
         self.answers = answers
         self.nodes: list[SimNode] = []
         self._counter = 0

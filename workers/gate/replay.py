@@ -107,9 +107,10 @@ def replay_episode(
     injection: InjectionScorer,
     layered: bool = True,
     guard_stable: bool = True,
+    answers: bool = False,
 ) -> GateSequence:
     """One episode → its gate steps. text_embeddings (T, 384) row per event."""
-    ledger = SimLedger(layered=layered, guard_stable=guard_stable)
+    ledger = SimLedger(layered=layered, guard_stable=guard_stable, answers=answers)
     memory = laundering.UntrustedMemory()
     injection_scores = injection.score(text_embeddings)  # (T,)
     sequence = GateSequence(episode.episode_id, episode.track, text_embeddings)

@@ -49,6 +49,9 @@ class GateTrainConfig:
     provenance: bool = True  # False: the no-provenance ablation
     layered: bool = True  # the ledger the policy writes to (replay simulates the same)
     guard_stable: bool = True
+    # The replay answers its clarify targets "no" where the claim is not the user's
+    # (ledger_sim.SimLedger); off for the shipped gates, measured in docs/RESULTS.md.
+    answers: bool = False
     data_dir: Path | None = None  # unset: the generated benchmark (workers.common.episodes)
     cache: Path = REPO_ROOT / "var" / "cache" / "embeddings" / "minilm.npz"
     embedder: str | None = None  # None: the service's (MiniLM); "hashing" for smoke tests
@@ -104,6 +107,7 @@ def _replay(
                 scorer,
                 layered=cfg.layered,
                 guard_stable=cfg.guard_stable,
+                answers=cfg.answers,
             )
         )
         start += n
