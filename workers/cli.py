@@ -94,9 +94,10 @@ def gate(
                                                "config's).")] = None,
     latent: Annotated[int, typer.Option(help="Latent size of h.")] = 256,
     answers: Annotated[
-        bool, typer.Option(help="--answers: the training replay answers its questions 'no' "
-                           "where the claim is not the user's (not yet the shipped recipe).")
-    ] = False,
+        bool, typer.Option(help="--no-answers: the training replay leaves its questions "
+                           "unanswered (the recipe before session 20); by default it answers "
+                           "them 'no' where the claim is not the user's, as online.")
+    ] = True,
 ) -> None:
     """Train an authenticity gate (the ODE-RNN by default)."""
     from workers.gate.model import GateModelConfig

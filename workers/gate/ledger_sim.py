@@ -10,8 +10,9 @@ corroborates (and promotes an authentic twin), add / scope write or promote, rev
 unless an *established* stable node is guarded (one confirmed by two authenticated user
 events across sessions, or three in one, needs that much evidence again to be overwritten),
 quarantined nodes are evicted after ≈14 days, and a question (a clarify target) about a
-claim that is not the user's can be answered "no" (`answers`, off by default), evicting it, as
-the user's answer does online. What it leaves out: edges, versions, spans, and a "yes".
+claim that is not the user's can be answered "no" (`answers`, which the training replay sets
+unless `capture train gate --no-answers`), evicting it, as the user's answer does online.
+What it leaves out: edges, versions, spans, and a "yes".
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ class SimLedger:
         self.layered = layered
         self.guard_stable = guard_stable
         # Questions (clarify targets) answered as the user would (see _Apply.run);
-        # GateTrainConfig.answers, `capture train gate --answers`.
+        # GateTrainConfig.answers (on unless `capture train gate --no-answers`).
         self.answers = answers
         self.nodes: list[SimNode] = []
         self._counter = 0

@@ -50,8 +50,9 @@ class GateTrainConfig:
     layered: bool = True  # the ledger the policy writes to (replay simulates the same)
     guard_stable: bool = True
     # The replay answers its clarify targets "no" where the claim is not the user's
-    # (ledger_sim.SimLedger); off for the shipped gates, measured in docs/RESULTS.md.
-    answers: bool = False
+    # (ledger_sim.SimLedger), as the user does online: without it the gate never sees
+    # "the user just said no to the hedge, now states it plainly" (docs/RESULTS.md).
+    answers: bool = True
     data_dir: Path | None = None  # unset: the generated benchmark (workers.common.episodes)
     cache: Path = REPO_ROOT / "var" / "cache" / "embeddings" / "minilm.npz"
     embedder: str | None = None  # None: the service's (MiniLM); "hashing" for smoke tests
