@@ -18,6 +18,7 @@ from app.extraction.schemas import Origin
 from app.extraction.taxonomy import DIMENSIONS, compile_cues
 from workers.common.episodes import EventRecord
 from workers.extraction.blind_frames import BLIND_FRAMES
+from workers.extraction.blind_frames_second import SECOND_BLIND_FRAMES
 
 # {new} is wanted, {old} the value it replaces. Written for this module, in both orders.
 WANTED_FIRST: tuple[str, ...] = (
@@ -125,10 +126,13 @@ AUTHORED_FRAMES: tuple[str, ...] = (
 
 def frames(family: str = "train") -> tuple[str, ...]:
     """The revision frames of a family: `train` (the first lists and three authored frames in
-    four), `dev` (every fourth authored frame, held out) or `blind` (written without reading
-    this project, `blind_frames.py`; measure only)."""
+    four), `dev` (every fourth authored frame, held out), `blind` (written without reading
+    this project, `blind_frames.py`; measure only) or `blind2` (the same, written in the
+    twenty-second session, `blind_frames_second.py`; measure only)."""
     if family == "blind":
         return BLIND_FRAMES
+    if family == "blind2":
+        return SECOND_BLIND_FRAMES
     if family == "dev":
         return AUTHORED_FRAMES[3::4]
     authored = tuple(f for i, f in enumerate(AUTHORED_FRAMES) if i % 4 != 3)

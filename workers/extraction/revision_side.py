@@ -134,9 +134,19 @@ def _whole_pairs(mentions: list[Mention]) -> list[tuple[str, str]]:
     return [(marked_text(t, a, b), marked_text(t, b, a)) for t, a, b in mentions]
 
 
+# Texts per embedding call in training: one call over thousands of long frames pads them all
+# to the longest and held 24 GB of activations (the twenty-second session's 1,340 frames).
+EMBED_BATCH = 256
+
+
 def _differences(embedder: Embedder,
                  pairs: list[tuple[str, str]]) -> npt.NDArray[np.float64]:
-    vectors = embedder.embed([text for pair in pairs for text in pair]).astype(np.float64)
+    texts = [text for pair in pairs for text in pair]
+    if len(texts) <= EMBED_BATCH:
+        vectors = embedder.embed(texts).astype(np.float64)
+    else:
+        vectors = np.concatenate([embedder.embed(texts[i:i + EMBED_BATCH])
+                                  for i in range(0, len(texts), EMBED_BATCH)]).astype(np.float64)
     return np.asarray(vectors[0::2] - vectors[1::2], dtype=np.float64)
 
 

@@ -349,13 +349,17 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
     metrics["revision_frames_dev_asking"] = score_composed_revisions(
         learned, held_out_revisions, asks=True)
     log.info("revisions (held-out frames, asking) %s", metrics["revision_frames_dev_asking"])
-    # The same from frames written without reading this project (`blind_frames.py`).
-    blind_revisions = compose_revisions(train_events, cfg.augmented_revisions // 5,
-                                        cfg.seed + 100, family="blind")
-    build_rows(blind_revisions, cache, read)
-    for key, asks in (("revision_frames_blind", False), ("revision_frames_blind_asking", True)):
-        metrics[key] = score_composed_revisions(learned, blind_revisions, asks=asks)
-        log.info("revisions (blind frames%s) %s", ", asking" if asks else "", metrics[key])
+    # The same from frames written without reading this project (`blind_frames.py`,
+    # `blind_frames_second.py`).
+    for family in ("blind", "blind2"):
+        blind_revisions = compose_revisions(train_events, cfg.augmented_revisions // 5,
+                                            cfg.seed + 100, family=family)
+        build_rows(blind_revisions, cache, read)
+        for suffix, asks in (("", False), ("_asking", True)):
+            key = f"revision_frames_{family}{suffix}"
+            metrics[key] = score_composed_revisions(learned, blind_revisions, asks=asks)
+            log.info("revisions (%s frames%s) %s", family, ", asking" if asks else "",
+                     metrics[key])
     metrics["abstain_threshold"] = meta["abstain_threshold"]
     metrics["weights_bytes"] = cfg.out.stat().st_size
     cfg.out.with_suffix(".metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")

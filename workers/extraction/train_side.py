@@ -6,8 +6,9 @@ placeholders, `copies` times with leads and typos. The context window, whether t
 marked text is read beside it, and the L2 strength are chosen by cross-validation over the
 training frames (folds by frame), and the score is calibrated on the same out-of-fold
 margins; the held-out authored frames (`frames("dev")`) and the blind ones
-(`frames("blind")`) are reported, never chosen on. Deterministic given the seed (the draws
-of leads and typos and the folds); minutes on 2 cores (the 768-wide fits).
+(`frames("blind")`, `frames("blind2")`) are reported, never chosen on. Deterministic given
+the seed (the draws of leads and typos and the folds); minutes on 2 cores (the 768-wide
+fits).
 """
 
 from __future__ import annotations
@@ -104,6 +105,7 @@ def main(cfg: RevisionSideTrainConfig) -> dict[str, Any]:
     side = RevisionSide(weight, window, "training", whole)
     dev = frame_mentions(frames("dev"), cfg.copies, cfg.seed + 1, cfg.typo_rate)
     blind = frame_mentions(frames("blind"), 3, cfg.seed + 2, cfg.typo_rate)
+    blind2 = frame_mentions(frames("blind2"), 3, cfg.seed + 2, cfg.typo_rate)
     best_window_only = max((a for k, a in grid.items() if not k[1]), default=0.0)
     metrics: dict[str, Any] = {
         # Where the weights went is the caller's, not the model's: no machine path here.
@@ -120,6 +122,7 @@ def main(cfg: RevisionSideTrainConfig) -> dict[str, Any]:
             "train_out_of_fold": round(grid[(window, whole, l2)], 4),
             "dev_frames": round(pairwise_accuracy(side, embedder, dev), 4),
             "blind_frames": round(pairwise_accuracy(side, embedder, blind), 4),
+            "blind2_frames": round(pairwise_accuracy(side, embedder, blind2), 4),
         },
     }
     meta = {"window": window, "whole": whole, "l2": l2, "scale": scale, "seed": cfg.seed,
