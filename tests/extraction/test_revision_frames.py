@@ -13,6 +13,7 @@ from workers.extraction.augment import (
     compose_revisions,
     frames,
 )
+from workers.extraction.side_frames import SIDE_FRAMES, TWENTY_SECOND_SESSION_FRAMES
 
 _EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 # Two train-like events, so that surface forms include a phrase read from events.
@@ -32,8 +33,25 @@ class TestFamilies:
         assert not dev & set(REVISION_TEMPLATES)  # nor in the typo repair's lexicon
 
     def test_every_frame_names_both_values_once(self) -> None:
-        for frame in AUTHORED_FRAMES:
+        for frame in (*AUTHORED_FRAMES, *SIDE_FRAMES, *TWENTY_SECOND_SESSION_FRAMES,
+                      *frames("blind"), *frames("blind2")):
             assert (frame.count("{new}"), frame.count("{old}")) == (1, 1), frame
+            assert frame.count("{") == 2, frame  # no other placeholder to fill
+
+    def test_blind_frames_are_never_trained_on(self) -> None:
+        trained = {*frames("train"), *SIDE_FRAMES, *TWENTY_SECOND_SESSION_FRAMES}
+        for family in ("blind", "blind2"):
+            held = set(frames(family))
+            assert held
+            assert not held & set(frames("train"))
+            assert not held & set(REVISION_TEMPLATES)
+        assert not set(frames("blind2")) & trained
+        # The two fifteenth-session frames found in both in the twenty-second (side_frames.py).
+        assert set(frames("blind")) & trained == {
+            "Out with {old}, in with {new}.",
+            "My preference for {old} has been replaced by one for {new}.",
+        }
+        assert not set(frames("blind")) & set(frames("blind2"))
 
 
 class TestComposed:
