@@ -142,11 +142,10 @@ EMBED_BATCH = 256
 def _differences(embedder: Embedder,
                  pairs: list[tuple[str, str]]) -> npt.NDArray[np.float64]:
     texts = [text for pair in pairs for text in pair]
-    if len(texts) <= EMBED_BATCH:
-        vectors = embedder.embed(texts).astype(np.float64)
-    else:
-        vectors = np.concatenate([embedder.embed(texts[i:i + EMBED_BATCH])
-                                  for i in range(0, len(texts), EMBED_BATCH)]).astype(np.float64)
+    # At least one call, so that no pairs still give a (0, 384) array.
+    vectors = np.concatenate([embedder.embed(texts[i:i + EMBED_BATCH])
+                              for i in range(0, max(1, len(texts)), EMBED_BATCH)])
+    vectors = vectors.astype(np.float64)
     return np.asarray(vectors[0::2] - vectors[1::2], dtype=np.float64)
 
 
