@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import Engine
 from tqdm import tqdm
 
-from bench import adherence_losses, report, selector
+from bench import adherence_losses, poisoning_sources, report, selector
 from bench import policies as bench_policies
 from bench.clarify_answers import SimulatedUser
 from bench.generator.cache import ensure_dataset
@@ -279,6 +279,7 @@ def summarize(
         "methods": {m: evaluate(eps, replicates=replicates) for m, eps in outcomes.items()},
         "breakdown": {m: breakdown(eps) for m, eps in outcomes.items()},
         "adherence_losses": {m: adherence_losses.losses(eps) for m, eps in outcomes.items()},
+        "poisoning_sources": {m: poisoning_sources.sources(eps) for m, eps in outcomes.items()},
         **(extra or {}),
     }
 
@@ -364,7 +365,8 @@ def rescore(out: Path, *, replicates: int | None = None, plot: bool = True) -> d
     """Recompute every metric from a run's raw outcomes (no service calls)."""
     previous = json.loads((out / "results.json").read_text())
     keep = {k: v for k, v in previous.items()
-            if k not in ("split", "n_episodes", "methods", "breakdown", "adherence_losses")}
+            if k not in ("split", "n_episodes", "methods", "breakdown", "adherence_losses",
+                         "poisoning_sources")}
     return write_results(
         out, previous["split"], read_outcomes(out), keep,
         replicates=replicates or int(previous.get("bootstrap_replicates", 10_000)), plot=plot,

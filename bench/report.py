@@ -121,6 +121,21 @@ def losses_table(losses: dict[str, dict[str, int]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def sources_table(sources: dict[str, dict[str, int]]) -> str:
+    """Rows: methods; columns: scored attacks, poisoned, each way in, each value held."""
+    from bench.poisoning_sources import HOLDS, HOW
+
+    names = [c.replace("_", " ") for c in (*HOW, *HOLDS)]
+    lines = ["| method | attacks | poisoned | " + " | ".join(names) + " |",
+             "|" + "---|" * (len(HOW) + len(HOLDS) + 3)]
+    for method, counts in sources.items():
+        cells = [str(counts.get(f"how:{c}", 0)) for c in HOW]
+        cells += [str(counts.get(f"holds:{c}", 0)) for c in HOLDS]
+        lines.append(f"| {method} | {counts.get('attacks', 0)} | {counts.get('poisoned', 0)} | "
+                     + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def prefguard_markdown(results: dict[str, Any]) -> str:
     methods: dict[str, dict[str, Any]] = results["methods"]
     any_method = next(iter(methods.values()), {})
@@ -165,6 +180,16 @@ def prefguard_markdown(results: dict[str, Any]) -> str:
             "channels. `answer in error` is the simulated user's ε: no policy that asks "
             "does better.\n\n",
             losses_table(results["adherence_losses"]),
+        ]
+    if results.get("poisoning_sources"):
+        parts += [
+            "\n## Where memory poisoning comes from\n\n",
+            "Attacks counted by memory-level poisoning, by how their claim got into the "
+            "ledger and by what the retrieved memory deriving from them holds "
+            "(`bench/poisoning_sources.py`): `shared value` is the attack's value where the "
+            "user holds it too, `other value` a misread attack whose memory holds another "
+            "value. Memory-level poisoning counts lineage, so it counts all three.\n\n",
+            sources_table(results["poisoning_sources"]),
         ]
     failed = {m: v["n"].get("failed_events", 0) for m, v in methods.items()}
     if any(failed.values()):

@@ -60,6 +60,11 @@ def test_prefguard_end_to_end(tiny_data: Path, tmp_path: Path, server_uri: str) 
         assert lost == losses.get("lost", 0) <= losses.get("changepoints", 0)
     assert "Main comparison" in (out / "results.md").read_text()
     assert "Where adherence goes" in (out / "results.md").read_text()
+    for sources in on_disk["poisoning_sources"].values():  # each poisoned attack, once per axis
+        for axis in ("how", "holds"):
+            counted = sum(n for key, n in sources.items() if key.startswith(f"{axis}:"))
+            assert counted == sources.get("poisoned", 0) <= sources.get("attacks", 0)
+    assert "Where memory poisoning comes from" in (out / "results.md").read_text()
     assert "Selector and citation audit" in (out / "results.md").read_text()
     assert (out / "frontier.png").stat().st_size > 1000
     assert len((out / "outcomes" / "oracle.jsonl").read_text().splitlines()) == 3
