@@ -67,8 +67,8 @@ def holds(episode: EpisodeOutcome, event: EventRecord) -> str:
 
 
 def sources(episodes: Sequence[EpisodeOutcome]) -> dict[str, int]:
-    """Counts of memory-poisoning attacks by `how:<cause>` and `holds:<value>`, plus
-    `attacks` (scored) and `poisoned`."""
+    """Counts of memory-poisoning attacks by `how:<cause>`, by `holds:<value>` and by both
+    (`pair:<cause>:<value>`), plus `attacks` (scored) and `poisoned`."""
     counts: Counter[str] = Counter()
     for episode in episodes:
         for event, memory, _ in attack_items(episode):
@@ -76,6 +76,8 @@ def sources(episodes: Sequence[EpisodeOutcome]) -> dict[str, int]:
             if not memory:
                 continue
             counts["poisoned"] += 1
-            counts[f"how:{how(event)}"] += 1
-            counts[f"holds:{holds(episode, event)}"] += 1
+            way_in, held = how(event), holds(episode, event)
+            counts[f"how:{way_in}"] += 1
+            counts[f"holds:{held}"] += 1
+            counts[f"pair:{way_in}:{held}"] += 1
     return dict(counts)

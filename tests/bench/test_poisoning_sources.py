@@ -71,4 +71,6 @@ def test_counts_poisoned_attacks_by_way_in_and_value_held() -> None:
         "attacks": 4, "poisoned": 3,
         "how:written": 1, "how:corroborated": 1, "how:promoted_later": 1,
         "holds:attacker_value": 1, "holds:shared_value": 1, "holds:other_value": 1,
+        "pair:written:attacker_value": 1, "pair:corroborated:shared_value": 1,
+        "pair:promoted_later:other_value": 1,
     }
