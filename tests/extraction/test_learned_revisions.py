@@ -53,6 +53,17 @@ class TestNamedSides:
         assert [(h.subject, h.value, h.side_unclear) for h in read.hypotheses] == [
             ("notification_channel", "sms", False)]
 
+    def test_a_value_named_inside_the_held_phrase_still_counts_where_named_apart(
+        self,
+    ) -> None:
+        # "both metric and imperial units" holds an imperial cue; the later "imperial units"
+        # is a mention of its own, so the words around each are scored (and asked about).
+        text = ("For a while I had you give both metric and imperial units. From today, "
+                "imperial units only.")
+        read = load_extractor().extract(EventInput(
+            text, Origin.user, NOW, held=frozenset({("units", "both")}), asks=True))
+        assert [(h.subject, h.value) for h in read.hypotheses] == [("units", "imperial")]
+
     def test_a_reaffirmation_keeps_the_held_value(self) -> None:
         text = "Bullet points, as always. Tables were a pain."
         read = load_extractor().extract(EventInput(

@@ -23,6 +23,7 @@ from workers.extraction.revision_side import (
     load_revision_side,
     marked_text,
     mention_context,
+    outer_mentions,
     side_features,
     value_spans,
 )
@@ -102,6 +103,16 @@ class TestValueSpans:
         own = [(0, 30)]  # "both metric and imperial units"
         assert distinct_span([(5, 11)], own) is None
         assert distinct_span([(5, 11), (40, 46)], own) == (40, 46)
+
+    def test_a_cue_inside_a_longer_phrase_of_another_value_is_not_its_mention(self) -> None:
+        text = "i asked for meatless meals. now fish but no meat, please."
+        named = outer_mentions(value_spans(text, "diet"))
+        assert named["vegetarian"] == [_span(text, "meatless")]  # "no meat" is pescatarian's
+        assert named["pescatarian"] == [_span(text, "fish but no meat")]
+
+    def test_a_value_only_inside_another_values_phrase_is_dropped(self) -> None:
+        named = {"both": [(0, 30)], "metric": [(5, 11)], "imperial": [(16, 24), (40, 48)]}
+        assert outer_mentions(named) == {"both": [(0, 30)], "imperial": [(40, 48)]}
 
 
 class TestFit:

@@ -34,7 +34,7 @@ import numpy.typing as npt
 from app.extraction.schemas import Origin
 from app.extraction.taxonomy import DIMENSIONS
 from workers.common.value_phrases import value_phrase_vectors
-from workers.extraction.revision_side import distinct_span
+from workers.extraction.revision_side import distinct_span, outer_mentions
 from workers.extraction.vocab import CLAIMS, OPEN_CLAIM
 
 Array = npt.NDArray[np.float32]
@@ -103,7 +103,7 @@ def named_other_claim(
         return None
     top = pair[0]
     dimension, value = CLAIMS[top]
-    named = spans(dimension)
+    named = outer_mentions(spans(dimension))
     own = named.get(value, [])
     best: tuple[int, tuple[int, int], tuple[int, int]] | None = None
     for j in _SAME_DIMENSION[dimension]:

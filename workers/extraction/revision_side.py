@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -54,6 +55,23 @@ def value_spans(text: str, dimension: str) -> dict[str, list[tuple[int, int]]]:
         spans = [m.span() for m in pattern.finditer(text)]
         if spans:
             out[value] = spans
+    return out
+
+
+def outer_mentions(
+    named: Mapping[str, list[tuple[int, int]]],
+) -> dict[str, list[tuple[int, int]]]:
+    """`named` without the spans that lie inside a longer span of another value: in "fish
+    but no meat" the vegetarian cue "no meat" is part of the pescatarian phrase, and in "both
+    metric and imperial" metric and imperial are part of the phrase for both."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for value, spans in named.items():
+        kept = [(start, end) for start, end in spans
+                if not any(s <= start and end <= e and e - s > end - start
+                           for other, others in named.items() if other != value
+                           for s, e in others)]
+        if kept:
+            out[value] = kept
     return out
 
 
