@@ -105,3 +105,73 @@ class TestDeferredQuestions:
         for _ in range(QUESTION_BURST * QUESTION_EVERY_EVENTS):
             _write(client, h, "weather.get -> 14 C, light rain", origin="tool_output")
         assert len(_questions(client, h, "deferred")) == 1
+
+
+class _ValuesTone:
+    """Asks while the budget allows, like `_AsksWithinBudget`, but gives a claim about tone
+    little write probability (a question of low value) and any other claim an even one."""
+
+    name, version, layered, guard_stable = "values_tone_test", "1", True, False
+    clarify = True
+    spare: list[bool] = []
+
+    def decide(self, gate_input: GateInput) -> GateDecision:
+        _ValuesTone.spare.append(gate_input.question_to_spare)
+        if gate_input.hypothesis.subject == "tone":
+            p = dict.fromkeys(ACTIONS, 0.02) | {Action.clarify: 0.9}
+        else:
+            p = dict.fromkeys(ACTIONS, 1 / 6)
+        if gate_input.may_ask:
+            return GateDecision(Action.clarify, p, 0.5, [], ["entropy_above_eta"])
+        return GateDecision(Action.quarantine, p, 0.5, [], [QUESTION_BUDGET_SPENT])
+
+
+@pytest.fixture
+def valuing(db: Session, tenant_a: Any) -> Iterator[dict[str, str]]:
+    _ValuesTone.spare = []
+    policies.POLICIES[_ValuesTone.name] = _ValuesTone  # type: ignore[assignment]
+    db.query(Tenant).filter_by(name="tenant-a").update({"admission_policy": _ValuesTone.name})
+    db.commit()
+    yield tenant_a.headers()
+    del policies.POLICIES[_ValuesTone.name]
+
+
+class TestQuestionValue:
+    """Deferred questions are asked highest value first (app/gate/policies.question_value),
+    and one of low value only when the budget would still allow another after it."""
+
+    def test_the_policy_is_told_whether_a_question_is_to_spare(
+            self, client: TestClient, valuing: dict[str, str]) -> None:
+        for text in STATEMENTS:
+            _write(client, valuing, text)
+        # Two left, then one, then none.
+        assert _ValuesTone.spare == [True, False, False]
+
+    def test_a_valuable_deferred_question_goes_first_a_cheap_one_waits_for_a_spare(
+            self, client: TestClient, valuing: dict[str, str]) -> None:
+        h = valuing
+        for text in (*STATEMENTS, "I prefer bullet points."):  # the last two are deferred
+            _write(client, h, text)
+        deferred = _questions(client, h, "deferred")
+        assert len(deferred) == 2
+        tone = next(q for q in deferred if "casual" in q["question"].lower())
+        bullets = next(q for q in deferred if q["id"] != tone["id"])
+        window = QUESTION_BURST * QUESTION_EVERY_EVENTS
+        seq = 4
+
+        def pending_ids() -> set[str]:
+            return {q["id"] for q in _questions(client, h, "pending")}
+
+        while bullets["id"] not in pending_ids():  # newer, yet asked first
+            _write(client, h, "Thanks, that helps.")
+            seq += 1
+            assert tone["id"] not in pending_ids()
+        assert seq == window + 1  # the first question left the window: one question left
+        asked_at = seq
+        # The tone question may not take the last question: it waits until the bullets
+        # question, asked at `asked_at`, leaves the window too.
+        while tone["id"] not in pending_ids():
+            _write(client, h, "Thanks, that helps.")
+            seq += 1
+            assert seq <= asked_at + window
+        assert seq == asked_at + window
