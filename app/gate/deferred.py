@@ -3,13 +3,11 @@
 When the gate would ask about a claim but the user has already been asked twice in the last
 24 events (app/gate/service.may_ask), the claim is held in quarantine and its question is
 kept as a `deferred` clarification (app/ledger/service._defer) instead of being lost. At a
-later event on the user channel — the user is present — that asks nothing itself, the
-deferred question of highest value (`app/gate/policies.question_value`, then the oldest)
-whose claim is still in quarantine is asked (status `pending`, counted against the budget at
-that event; one of low value only when the budget would allow another after it); one whose
-claim has left quarantine meanwhile (repeated into the ledger, corrected or erased by the
-user, expired) is `withdrawn`. A new user's burst of preference statements is thus asked
-about one by one instead of being held.
+later event on the user channel — the user is present — that asks nothing itself, the oldest
+deferred question whose claim is still in quarantine is asked (status `pending`, counted
+against the budget at that event); one whose claim has left quarantine meanwhile (repeated
+into the ledger, corrected or erased by the user, expired) is `withdrawn`. A new user's
+burst of preference statements is thus asked about one by one instead of being held.
 """
 
 from __future__ import annotations
@@ -20,9 +18,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.extraction.schemas import Origin
-from app.gate.policies import QUESTION_RESERVE_MIN_WRITE
-from app.gate.service import questions_left
-from app.models import Clarification, Decision, Event, Node
+from app.gate.service import may_ask
+from app.models import Clarification, Event, Node
 from app.models.enums import ClarificationStatus, NodeState
 
 
@@ -33,28 +30,21 @@ def ask_next(db: Session, event: Event) -> uuid.UUID | None:
         return None
     # Most users hold no deferred question: one indexed lookup, and the budget is counted
     # only when there is something to ask.
-    value = Decision.p_add + Decision.p_revise + Decision.p_scope  # policies.question_value
     deferred = db.execute(
-        select(Clarification, Node.state, value)
+        select(Clarification, Node.state)
         .join(Node, Node.id == Clarification.node_id)
-        .join(Decision, Decision.id == Clarification.decision_id)
         .where(Clarification.user_id == event.user_id,
                Clarification.status == ClarificationStatus.deferred.value)
-        .order_by(value.desc(), Clarification.created_at)
+        .order_by(Clarification.created_at)
         .with_for_update(of=Clarification)
     ).all()
-    if not deferred:
+    if not deferred or not may_ask(db, event):
         return None
-    left = questions_left(db, event)
-    if left < 1:
-        return None
-    for clarification, state, write in deferred:
+    for clarification, state in deferred:
         if state != NodeState.quarantined.value:
             clarification.status = ClarificationStatus.withdrawn.value
             clarification.question = None  # never shown: keep no copy of the claim
             continue
-        if write < QUESTION_RESERVE_MIN_WRITE and left < 2:
-            continue  # a question of low value never takes the last one (policies.py)
         clarification.status = ClarificationStatus.pending.value
         clarification.asked_event_id = event.id
         return clarification.node_id

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, get_args
@@ -99,9 +99,6 @@ class GateInput:
     # The policy asks and the user's question budget allows asking now
     # (app/gate/service.may_ask); a policy that would ask decides silently otherwise.
     may_ask: bool = True
-    # The budget would still allow another question after this one: only then may a question
-    # of low value (`question_value`) be asked (app/gate/service.question_to_spare).
-    question_to_spare: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,30 +153,6 @@ class AdvancingPolicy(AdmissionPolicy, Protocol):
 # A decision's reason when the policy would have asked but the user's question budget was
 # spent: the ledger keeps the question for later (a `deferred` clarification).
 QUESTION_BUDGET_SPENT = "question_budget_spent"
-# The same, for a question of low value that would have taken the user's last question in
-# the window: it is kept back (deferred) so that a question that may admit a genuine change
-# finds the budget free.
-QUESTION_KEPT_IN_RESERVE = "question_kept_in_reserve"
-
-# Questions are rationed (two in any 24 events), so they go first to claims the user is
-# likely to confirm. A question's value is the probability the gate gives a genuine write
-# (add, revise or scope): a hedge, a sarcastic aside or a passing mention that the gate would
-# ask about with little write probability is mostly answered "no", and holding it silently in
-# quarantine loses nothing (a repeat still promotes it). Such a question is asked only when
-# the budget holds a second question after it, and deferred questions are asked highest
-# value first. Chosen on dev (docs/models/gate.md, "Question reserve").
-QUESTION_RESERVE_MIN_WRITE = 0.3
-WRITE_ACTIONS = (Action.add, Action.revise, Action.scope)
-
-
-def question_value(probabilities: Mapping[Action, float]) -> float:
-    """The probability of a genuine write: what asking the user is most likely to admit."""
-    return sum(probabilities.get(a, 0.0) for a in WRITE_ACTIONS)
-
-
-def needs_spare_question(probabilities: Mapping[Action, float]) -> bool:
-    """A question of low value: asked only when another could still be asked after it."""
-    return question_value(probabilities) < QUESTION_RESERVE_MIN_WRITE
 
 
 def asks_questions(policy: AdmissionPolicy) -> bool:

@@ -89,7 +89,6 @@ def build_input(
         confidence = decayed_confidence(node, event.occurred_at)
         related.append(RelatedNode.of(node.id, node, new_fields, cosine, confidence))
     gap = _seconds_since(state.last_event_at, event.occurred_at)
-    left = questions_left(db, event) if asks else 0
     gate_input = GateInput(
         event_id=event.id,
         hypothesis=hypothesis,
@@ -99,8 +98,7 @@ def build_input(
         new_session=state.last_session_id is not None and state.last_session_id != event.session_id,
         related=tuple(related),
         latent=state.latent,
-        may_ask=asks and left >= 1,
-        question_to_spare=asks and left >= 2,
+        may_ask=asks and may_ask(db, event),
     )
     return gate_input, nodes
 
@@ -118,12 +116,6 @@ QUESTION_BURST = 2
 def may_ask(db: Session, event: Event) -> bool:
     """Fewer than QUESTION_BURST questions were asked at the user's previous
     QUESTION_BURST × 12 − 1 events (a deferred question counts where it is asked)."""
-    return questions_left(db, event) >= 1
-
-
-def questions_left(db: Session, event: Event) -> int:
-    """How many questions the budget allows at `event`: QUESTION_BURST less those asked at
-    the user's previous QUESTION_BURST × 12 − 1 events."""
     window = QUESTION_BURST * QUESTION_EVERY_EVENTS
     asked = db.scalar(
         select(func.count())
@@ -135,7 +127,7 @@ def questions_left(db: Session, event: Event) -> int:
             Event.seq < event.seq,
         )
     )
-    return max(0, QUESTION_BURST - (asked or 0))
+    return (asked or 0) < QUESTION_BURST
 
 
 def _seconds_since(previous: datetime | None, now: datetime) -> float | None:

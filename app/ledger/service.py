@@ -20,7 +20,6 @@ from app.extraction.open_claims import is_open_subject
 from app.extraction.schemas import GLOBAL_SCOPE, Hypothesis, Origin, Timescale
 from app.gate.policies import (
     QUESTION_BUDGET_SPENT,
-    QUESTION_KEPT_IN_RESERVE,
     AdmissionPolicy,
     GateDecision,
     RelatedNode,
@@ -115,7 +114,7 @@ def apply_decision(ctx: ApplyContext) -> Action:
         return action
     if action == Action.quarantine:
         node = _quarantine(ctx)
-        if {QUESTION_BUDGET_SPENT, QUESTION_KEPT_IN_RESERVE} & set(ctx.gate.reasons):
+        if QUESTION_BUDGET_SPENT in ctx.gate.reasons:
             _defer(ctx, node)
         return action
     if action == Action.revise:

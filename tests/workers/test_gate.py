@@ -12,14 +12,7 @@ import pytest
 import torch
 
 from app.extraction.schemas import Hypothesis, Origin
-from app.gate.policies import (
-    QUESTION_KEPT_IN_RESERVE,
-    EventView,
-    GateInput,
-    get_policy,
-    needs_spare_question,
-    question_value,
-)
+from app.gate.policies import EventView, GateInput, get_policy
 from app.models.enums import ACTIONS, Action
 from tests.workers.conftest import SLICE, SMALL_EXTRACTORS
 from workers.gate import infer
@@ -152,11 +145,8 @@ class TestPolicyLatent:
         assert "question_budget_spent" in silent.reasons
         best = max((a for a in ACTIONS if a != Action.clarify),
                    key=lambda a: silent.probabilities[a])
-        # Nothing in the ledger holds the claim, so a silent `retain` would drop it: held; and
-        # a claim of low question value is never written unasked.
-        held = best == Action.retain or (best in infer.WRITES
-                                         and needs_spare_question(silent.probabilities))
-        assert silent.action == (Action.quarantine if held else best)
+        # Nothing in the ledger holds the claim, so a silent `retain` would drop it: held.
+        assert silent.action == (Action.quarantine if best == Action.retain else best)
 
     def test_a_claim_it_wanted_to_ask_about_is_held_not_dropped(
             self, tiny_gate: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -172,56 +162,6 @@ class TestPolicyLatent:
         assert max(decision.probabilities, key=decision.probabilities.__getitem__) == Action.retain
         assert decision.action == Action.quarantine
         assert "question_budget_spent" in decision.reasons
-
-
-class TestQuestionReserve:
-    """A question of low value (little write probability: a hedge, an aside) may not take the
-    user's last question in the window; it is held and deferred, never written unasked. One of
-    higher value, or a second-look or side-unclear question, still takes it."""
-
-    @staticmethod
-    def _gate(tiny_gate: Path, monkeypatch: pytest.MonkeyPatch,
-              logit: dict[Action, float], eta: float = 0.0) -> infer.LearnedGatePolicy:
-        policy = _policy(tiny_gate)
-        policy.gate = replace(policy.gate, eta=eta, temperature=1.0)  # 0: every decision asks
-        logits = torch.zeros(1, len(ACTIONS))
-        for action, value in logit.items():
-            logits[0, ACTIONS.index(action)] = value
-        monkeypatch.setattr(policy.gate.net, "decide", lambda *args: (logits, torch.zeros(1)))
-        return policy
-
-    @staticmethod
-    def _decide(policy: infer.LearnedGatePolicy, spare: bool,
-                origin: Origin = Origin.user) -> Any:
-        return policy.decide(GateInput(uuid.uuid4(), _hypothesis("detailed"), origin, NOW,
-                                       None, False, (), None, may_ask=True,
-                                       question_to_spare=spare))
-
-    def test_a_hedge_waits_for_a_spare_question(
-            self, tiny_gate: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-        # Mostly `clarify`, and among the silent actions `revise` leads with little mass.
-        policy = self._gate(tiny_gate, monkeypatch, {Action.clarify: 3.0, Action.revise: 1.0})
-        asked = self._decide(policy, spare=True)
-        assert needs_spare_question(asked.probabilities)
-        assert asked.action == Action.clarify
-        kept = self._decide(policy, spare=False)
-        assert kept.action == Action.quarantine  # not the silent favourite, `revise`
-        assert kept.reasons[0] == QUESTION_KEPT_IN_RESERVE
-
-    def test_a_likely_revision_takes_the_last_question(
-            self, tiny_gate: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-        policy = self._gate(tiny_gate, monkeypatch, {Action.clarify: 1.0, Action.revise: 1.0})
-        decision = self._decide(policy, spare=False)
-        assert question_value(decision.probabilities) >= 0.3
-        assert decision.action == Action.clarify
-
-    def test_a_second_look_takes_the_last_question(
-            self, tiny_gate: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-        policy = self._gate(tiny_gate, monkeypatch, {Action.quarantine: 3.0}, eta=10.0)
-        decision = self._decide(policy, spare=False, origin=Origin.tool_output)
-        assert needs_spare_question(decision.probabilities)
-        assert decision.action == Action.clarify
-        assert "untrusted_channel_may_be_genuine" in decision.reasons
 
 
 class TestSecondLook:

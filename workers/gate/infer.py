@@ -27,11 +27,9 @@ from app.extraction.open_claims import is_open_subject
 from app.extraction.schemas import Origin
 from app.gate.policies import (
     QUESTION_BUDGET_SPENT,
-    QUESTION_KEPT_IN_RESERVE,
     EventView,
     GateDecision,
     GateInput,
-    needs_spare_question,
     supporting_nodes,
 )
 from app.models.enums import ACTIONS, Action
@@ -204,30 +202,21 @@ class LearnedGatePolicy:
         side_unclear = hypothesis.side_unclear and gate_input.origin == Origin.user
         would_ask = self.clarify and (entropy > self.gate.eta or most_probable == Action.clarify
                                       or looks_again or side_unclear)
-        # A question of low value may not take the user's last question in the window (the
-        # side-unclear and second-look questions are asked for their own reasons).
-        low_value = (would_ask and not (side_unclear or looks_again)
-                     and needs_spare_question(probabilities))
-        kept_back = low_value and gate_input.may_ask and not gate_input.question_to_spare
-        if would_ask and gate_input.may_ask and not kept_back:
+        if would_ask and gate_input.may_ask:
             asks_why = (REVISION_SIDE_UNCLEAR if side_unclear
                         else "entropy_above_eta" if entropy > self.gate.eta
                         else "most_probable" if most_probable == Action.clarify
                         else "untrusted_channel_may_be_genuine")
             action, reason = Action.clarify, asks_why
         elif would_ask:
-            # Would ask, but the user's question budget is spent (app/gate/service.may_ask) or
-            # keeps its last question for one of more value: decide silently, and the ledger
-            # defers the question. A claim the gate wanted to ask about is never dropped: where
-            # the silent choice is `retain` and no active node holds the claim, it is held in
+            # Would ask, but the user's question budget is spent (app/gate/service.may_ask):
+            # decide silently. A claim the gate wanted to ask about is never dropped: where the
+            # silent choice is `retain` and no active node holds the claim, it is held in
             # quarantine, as a pending question would hold it (a repeat can still promote it).
             silent = [a for a in ACTIONS if a != Action.clarify]
-            action = max(silent, key=probabilities.__getitem__)
-            reason = QUESTION_KEPT_IN_RESERVE if kept_back else QUESTION_BUDGET_SPENT
+            action, reason = max(silent, key=probabilities.__getitem__), QUESTION_BUDGET_SPENT
             if side_unclear or (action == Action.retain and not supporting_nodes(gate_input)):
                 action = Action.quarantine  # an unclear side is never written unasked
-            if low_value and action in WRITES:
-                action = Action.quarantine  # nor is a claim the gate doubts enough to ask
         else:
             action, reason = most_probable, "most_probable"
         if action in WRITES and laundering.laundered(
