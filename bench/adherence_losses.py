@@ -12,8 +12,12 @@ value (the items `adherence` scores, `bench/metrics.scored_changepoints`):
                     scope)
 - `asked_waiting`   asked at the event and still held in quarantine at the probe
 - `retained`        the first decision was `retain` (usually: read as a value already held)
-- `held`            held in quarantine without a question (an untrusted channel, or the
-                    question budget was spent)
+- `guarded`         held in quarantine without a question where the policy proposed a write:
+                    the stable-overwrite rule held a revision of an established stable node
+                    (asked about only while the question budget allows)
+- `budget_spent`    held in quarantine because the policy would have asked but the user's
+                    question budget was spent (reason `question_budget_spent`)
+- `held`            held in quarantine by the policy's own choice (mostly untrusted channels)
 - `admitted`        written into the ledger (add, revise, scope, or a confirmed question),
                     yet the probe's response does not follow the true value: a later event
                     replaced it, the read differs from the truth, or retrieval or the
@@ -28,11 +32,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from app.gate.policies import QUESTION_BUDGET_SPENT
 from bench.metrics import scored_changepoints
 from bench.records import ACTIVE_CHANGES, WRITE_ACTIONS, EpisodeOutcome, EventRecord
 
-CAUSES = ("not_read", "answer_in_error", "answered_no", "asked_waiting", "retained", "held",
-          "admitted", "other")
+CAUSES = ("not_read", "answer_in_error", "answered_no", "asked_waiting", "retained", "guarded",
+          "budget_spent", "held", "admitted", "other")
 # A confirmed (or narrowed) question promotes its claim with the change "user_confirmed".
 ADMITTING_CHANGES = ACTIVE_CHANGES | {"user_confirmed"}
 
@@ -56,6 +61,10 @@ def cause(event: EventRecord) -> str:
     if event.actions[0] == "retain":
         return "retained"
     if "quarantine" in event.actions:
+        if any(p in WRITE_ACTIONS for p in event.proposed):
+            return "guarded"
+        if QUESTION_BUDGET_SPENT in event.reasons:
+            return "budget_spent"
         return "held"
     return "other"
 

@@ -220,7 +220,8 @@ def run_episode(tenant: BenchTenant, episode: dict[str, Any]) -> ExternalOutcome
         records.append(EventRecord(
             index=i, origin=event["origin"], label=event["label"], oracle_action=action,
             attack=event["label"] == "attack", actions=written.actions,
-            changes=written.changes, reasons=written.reasons, ms=written.ms,
+            changes=written.changes, reasons=written.reasons, proposed=written.proposed,
+            ms=written.ms,
             failed=written.failed,
             deferred_asked=sum(raised != written.event_id for _, _, raised
                                in tenant.pending_clarifications(written.event_id))

@@ -143,7 +143,7 @@ def run_episode(tenant: BenchTenant, episode: dict[str, Any],
         index_of[written.event_id] = i
         record = _event_record(i, event)
         record.actions, record.changes = written.actions, written.changes
-        record.reasons = written.reasons
+        record.reasons, record.proposed = written.reasons, written.proposed
         record.ms, record.failed = written.ms, written.failed
         deferred_from: list[Any] = []
         wrong_for: list[Any] = []

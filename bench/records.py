@@ -87,6 +87,10 @@ class EventRecord:
     # "question_budget_spent", "laundered_from_untrusted", ...), in the order of `actions`;
     # an answer later changes the actions, not these.
     reasons: list[str] = field(default_factory=list)
+    # Each decision's action as the policy chose it, where the ledger's rules applied another
+    # ("revise" held by the stable-overwrite rule), else ""; in the order of `actions`. Empty
+    # in outcome files written before it was recorded.
+    proposed: list[str] = field(default_factory=list)
     # Ledger changes the event caused ("created", "quarantined", "superseded", ...).
     changes: list[str] = field(default_factory=list)
     # Active claims of the user right after the event: [subject, scope, value, direction].

@@ -116,6 +116,8 @@ class Written:
     changes: list[str] = field(default_factory=list)
     failed: bool = False
     reasons: list[str] = field(default_factory=list)  # each decision's first reason
+    # Each decision's action before the ledger's rules ("" where applied as chosen).
+    proposed: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -169,10 +171,10 @@ class BenchTenant:
             event_id, user_pk = accepted.event.id, accepted.event.user_id
             bench_policies.register_event(event_id, context)
         ms = (time.perf_counter() - t0) * 1000.0
-        status, actions, changes, reasons = self._written(event_id)
+        status, actions, changes, reasons, proposed = self._written(event_id)
         return Written(
             event_id, user_pk, ms, actions, changes, failed=status != EventStatus.processed.value,
-            reasons=reasons,
+            reasons=reasons, proposed=proposed,
         )
 
     def pending_clarifications(self, event_id: uuid.UUID
@@ -199,14 +201,15 @@ class BenchTenant:
 
     def outcome(self, event_id: uuid.UUID) -> tuple[list[str], list[str]]:
         """The event's applied actions and ledger changes as they stand now (after answers)."""
-        _, actions, changes, _ = self._written(event_id)
+        _, actions, changes, _, _ = self._written(event_id)
         return actions, changes
 
     def _written(
         self, event_id: uuid.UUID
-    ) -> tuple[str | None, list[str], list[str], list[str]]:
-        """The event's status, applied actions, ledger changes and each decision's first
-        reason, in one round trip."""
+    ) -> tuple[str | None, list[str], list[str], list[str], list[str]]:
+        """The event's status, applied actions, ledger changes, each decision's first reason
+        and each decision's proposed action ("" where applied as chosen), in one round
+        trip."""
         query = union_all(
             select(literal("status"), Event.status, literal(""), Event.received_at).where(
                 Event.id == event_id
@@ -218,6 +221,8 @@ class BenchTenant:
             select(
                 literal("change"), NodeVersion.change, NodeVersion.state, NodeVersion.recorded_at
             ).where(NodeVersion.event_id == event_id),
+            select(literal("proposed"), func.coalesce(Decision.proposed_action, ""), literal(""),
+                   Decision.created_at).where(Decision.event_id == event_id),
         )
         with self.reader.connect() as conn:
             rows = sorted(conn.execute(query).all(), key=lambda r: r[3])
@@ -227,6 +232,7 @@ class BenchTenant:
             [r[1] for r in rows if r[0] == "action"],
             [_change(r[1], r[2]) for r in rows if r[0] == "change"],
             [r[2] for r in rows if r[0] == "action"],
+            [r[1] for r in rows if r[0] == "proposed"],
         )
 
     def active_claims(self, user_pk: uuid.UUID) -> list[list[str]]:

@@ -3,6 +3,7 @@ channel, and changepoints a method adheres to are not counted as lost."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 import pytest
@@ -59,3 +60,34 @@ def test_counts_only_lost_changepoints_by_channel() -> None:
                                                  probe(2, GENERIC)])
     assert losses([ep]) == {"changepoints": 3, "lost": 2, "untrusted:held": 1,
                             "user:answer_in_error": 1}
+
+
+class TestWhyHeld:
+    """A changepoint held in quarantine without a question is told apart by why: the
+    stable-overwrite rule held a write the policy proposed, the question budget was spent, or
+    the policy itself chose to hold it."""
+
+    def test_the_stable_overwrite_rule(self) -> None:
+        event = changepoint(0, actions=["quarantine"], changes=["quarantined"],
+                            proposed=["revise"], reasons=["most_probable"])
+        assert cause(event) == "guarded"
+
+    def test_a_spent_question_budget(self) -> None:
+        event = changepoint(0, actions=["quarantine"], changes=["quarantined"],
+                            proposed=[""], reasons=["question_budget_spent"])
+        assert cause(event) == "budget_spent"
+
+    def test_the_policy_s_own_hold(self) -> None:
+        event = changepoint(0, actions=["quarantine"], changes=["quarantined"],
+                            proposed=[""], reasons=["most_probable"])
+        assert cause(event) == "held"
+
+    def test_outcomes_recorded_before_proposals_were(self) -> None:
+        # Outcome files written before `proposed` was recorded still load and score.
+        old = asdict(changepoint(0, actions=["quarantine"], changes=["quarantined"],
+                                 reasons=["most_probable"]))
+        del old["proposed"]
+        [event] = EpisodeOutcome.from_json({"episode_id": "e", "user_id": "u", "track": "T1",
+                                            "events": [old], "probes": []}).events
+        assert event.proposed == []
+        assert cause(event) == "held"
