@@ -9,6 +9,7 @@ from app.extraction.schemas import Origin
 from workers.common.episodes import EventRecord
 from workers.extraction.augment import (
     AUTHORED_FRAMES,
+    BLIND_FAMILIES,
     REVISION_TEMPLATES,
     compose_revisions,
     frames,
@@ -38,9 +39,30 @@ class TestFamilies:
             assert (frame.count("{new}"), frame.count("{old}")) == (1, 1), frame
             assert frame.count("{") == 2, frame  # no other placeholder to fill
 
+    def test_the_third_blind_sets_name_the_values_they_say(self) -> None:
+        for frame in frames("blind3"):
+            assert (frame.count("{new}"), frame.count("{old}")) == (1, 1), frame
+            assert frame.count("{") == 2, frame
+        for frame in frames("blind3_new_only"):
+            assert (frame.count("{new}"), frame.count("{old}")) == (1, 0), frame
+            assert frame.count("{") == 1, frame
+
+    def test_the_third_blind_sets_are_new(self) -> None:
+        earlier = {*frames("train"), *frames("dev"), *frames("blind"), *frames("blind2"),
+                   *SIDE_FRAMES, *TWENTY_SECOND_SESSION_FRAMES, *REVISION_TEMPLATES}
+        for family in ("blind3", "blind3_new_only"):
+            assert len(set(frames(family))) == len(frames(family))
+            assert not set(frames(family)) & earlier
+        assert set(BLIND_FAMILIES) >= {"blind", "blind2", "blind3", "blind3_new_only"}
+
+    def test_a_new_only_frame_composes_a_revision_that_names_one_value(self) -> None:
+        for event in compose_revisions(TRAIN, 30, seed=4, family="blind3_new_only"):
+            assert event.oracle["replaces"] != event.value
+            assert "{" not in event.text
+
     def test_blind_frames_are_never_trained_on(self) -> None:
         trained = {*frames("train"), *SIDE_FRAMES, *TWENTY_SECOND_SESSION_FRAMES}
-        for family in ("blind", "blind2"):
+        for family in BLIND_FAMILIES:
             held = set(frames(family))
             assert held
             assert not held & set(frames("train"))

@@ -19,6 +19,7 @@ from app.extraction.taxonomy import DIMENSIONS, compile_cues
 from workers.common.episodes import EventRecord
 from workers.extraction.blind_frames import BLIND_FRAMES
 from workers.extraction.blind_frames_second import SECOND_BLIND_FRAMES
+from workers.extraction.blind_frames_third import NEW_ONLY_BLIND_FRAMES, THIRD_BLIND_FRAMES
 
 # {new} is wanted, {old} the value it replaces. Written for this module, in both orders.
 WANTED_FIRST: tuple[str, ...] = (
@@ -124,15 +125,22 @@ AUTHORED_FRAMES: tuple[str, ...] = (
 )
 
 
+# Frame families written without reading this project: measured by every retrain, never
+# trained on or used to choose anything (`frames`).
+BLIND_FAMILIES: tuple[str, ...] = ("blind", "blind2", "blind3", "blind3_new_only")
+
+
 def frames(family: str = "train") -> tuple[str, ...]:
     """The revision frames of a family: `train` (the first lists and three authored frames in
     four), `dev` (every fourth authored frame, held out), `blind` (written without reading
-    this project, `blind_frames.py`; measure only) or `blind2` (the same, written in the
-    twenty-second session, `blind_frames_second.py`; measure only)."""
-    if family == "blind":
-        return BLIND_FRAMES
-    if family == "blind2":
-        return SECOND_BLIND_FRAMES
+    this project, `blind_frames.py`; measure only), `blind2` (the same, written in the
+    twenty-second session, `blind_frames_second.py`; measure only), `blind3` and
+    `blind3_new_only` (the same, written in the twenty-eighth session,
+    `blind_frames_third.py`; the second names only the new value)."""
+    blind = {"blind": BLIND_FRAMES, "blind2": SECOND_BLIND_FRAMES, "blind3": THIRD_BLIND_FRAMES,
+             "blind3_new_only": NEW_ONLY_BLIND_FRAMES}
+    if family in blind:
+        return blind[family]
     if family == "dev":
         return AUTHORED_FRAMES[3::4]
     authored = tuple(f for i, f in enumerate(AUTHORED_FRAMES) if i % 4 != 3)

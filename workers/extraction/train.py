@@ -33,7 +33,12 @@ from workers.common.episodes import EventRecord, ensure_bench_data, events_of, l
 from workers.common.progress import configure, log, seed_everything
 from workers.common.weights import save_npz
 from workers.extraction import crossfit
-from workers.extraction.augment import REVISION_TEMPLATES, compose_revisions, surface_forms
+from workers.extraction.augment import (
+    BLIND_FAMILIES,
+    REVISION_TEMPLATES,
+    compose_revisions,
+    surface_forms,
+)
 from workers.extraction.dataset import (
     IGNORE,
     NO_ABSTENTION_TARGET,
@@ -350,8 +355,8 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
         learned, held_out_revisions, asks=True)
     log.info("revisions (held-out frames, asking) %s", metrics["revision_frames_dev_asking"])
     # The same from frames written without reading this project (`blind_frames.py`,
-    # `blind_frames_second.py`).
-    for family in ("blind", "blind2"):
+    # `blind_frames_second.py`, `blind_frames_third.py`).
+    for family in BLIND_FAMILIES:
         blind_revisions = compose_revisions(train_events, cfg.augmented_revisions // 5,
                                             cfg.seed + 100, family=family)
         build_rows(blind_revisions, cache, read)
