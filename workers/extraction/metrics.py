@@ -227,3 +227,31 @@ def score_composed_revisions(
     if asks:
         scores["asked"] = round(unclear / n, 4)
     return scores
+
+
+def revision_misreads(
+    hypotheses: Sequence[Hypothesis | None], events: Sequence[EventRecord]
+) -> dict[str, int]:
+    """How each genuine changepoint is read, by the first field that differs from its label
+    (`abstain`, `dimension`, `value`, `direction`, `scope`, else `exact`), split by channel
+    (`user:` / `untrusted:`). `hypotheses` holds the read of each event, as the gate's replay
+    takes it (`crossfit.first_hypotheses`)."""
+    counts: dict[str, int] = {}
+    for event, hypothesis in zip(events, hypotheses, strict=True):
+        if not is_revision(event):
+            continue
+        if hypothesis is None:
+            field = "abstain"
+        elif hypothesis.subject != event.dimension:
+            field = "dimension"
+        elif hypothesis.value != event.value:
+            field = "value"
+        elif hypothesis.direction.value != event.direction:
+            field = "direction"
+        elif hypothesis.scope != event.scope:
+            field = "scope"
+        else:
+            field = "exact"
+        key = f"{'user' if event.origin.value == 'user' else 'untrusted'}:{field}"
+        counts[key] = counts.get(key, 0) + 1
+    return dict(sorted(counts.items()))

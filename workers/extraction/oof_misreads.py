@@ -1,0 +1,43 @@
+"""How the train split's genuine changepoints are read out of fold (by extractors that never
+saw the event's template family, as the gate's training replay reads them): counts by the
+first field misread, per channel. A diagnostic of unseen wording that needs no test data.
+
+    .venv/bin/python -m workers.extraction.oof_misreads
+
+Uses (and on a fresh machine trains, several minutes) the fold extractors that
+`capture train gate` caches under `var/cache/gate/`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from app.core.embeddings import get_embedder
+from workers.common.embedding_cache import EmbeddingCache
+from workers.common.episodes import ensure_bench_data, events_of, load_split
+from workers.common.progress import configure
+from workers.extraction.crossfit import read_train_out_of_fold
+from workers.extraction.infer import LearnedExtractor
+from workers.extraction.metrics import revision_misreads
+from workers.gate.train import GateTrainConfig
+
+
+def main() -> dict[str, int]:
+    configure()
+    cfg = GateTrainConfig(out=Path("unused.pt"))  # the gate's defaults for the fold extractors
+    cache = EmbeddingCache(cfg.cache, get_embedder(cfg.embedder) if cfg.embedder else None)
+    extractor = LearnedExtractor(cfg.extractor_weights, embedder=cache)
+    episodes = load_split(ensure_bench_data(cfg.data_dir), "train")
+    hypotheses = read_train_out_of_fold(
+        episodes, cache, extractor, seed=cfg.seed, folds=cfg.folds,
+        epochs=cfg.extractor_epochs, threads=cfg.threads, work_dir=cfg.work_dir,
+        ensemble=cfg.extractor_ensemble, augmentation=cfg.extractor_augmentation,
+    )
+    counts = revision_misreads(hypotheses, events_of(episodes))
+    print(json.dumps(counts, indent=2))  # noqa: T201 -- the report is the output
+    return counts
+
+
+if __name__ == "__main__":
+    main()
