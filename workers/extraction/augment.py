@@ -127,7 +127,11 @@ AUTHORED_FRAMES: tuple[str, ...] = (
 
 # Frame families written without reading this project: measured by every retrain, never
 # trained on or used to choose anything (`frames`).
-BLIND_FAMILIES: tuple[str, ...] = ("blind", "blind2", "blind3", "blind3_new_only")
+_BLIND: dict[str, tuple[str, ...]] = {
+    "blind": BLIND_FRAMES, "blind2": SECOND_BLIND_FRAMES, "blind3": THIRD_BLIND_FRAMES,
+    "blind3_new_only": NEW_ONLY_BLIND_FRAMES,
+}
+BLIND_FAMILIES: tuple[str, ...] = tuple(_BLIND)
 
 
 def frames(family: str = "train") -> tuple[str, ...]:
@@ -137,10 +141,8 @@ def frames(family: str = "train") -> tuple[str, ...]:
     twenty-second session, `blind_frames_second.py`; measure only), `blind3` and
     `blind3_new_only` (the same, written in the twenty-eighth session,
     `blind_frames_third.py`; the second names only the new value)."""
-    blind = {"blind": BLIND_FRAMES, "blind2": SECOND_BLIND_FRAMES, "blind3": THIRD_BLIND_FRAMES,
-             "blind3_new_only": NEW_ONLY_BLIND_FRAMES}
-    if family in blind:
-        return blind[family]
+    if family in _BLIND:
+        return _BLIND[family]
     if family == "dev":
         return AUTHORED_FRAMES[3::4]
     authored = tuple(f for i, f in enumerate(AUTHORED_FRAMES) if i % 4 != 3)
