@@ -4,8 +4,8 @@ first field misread, per channel. A diagnostic of unseen wording that needs no t
 
     .venv/bin/python -m workers.extraction.oof_misreads
 
-Uses (and on a fresh machine trains, several minutes) the fold extractors that
-`capture train gate` caches under `var/cache/gate/`.
+Uses the fold extractors that `capture train gate` caches under `var/cache/gate/` (17 s);
+on a fresh machine it first trains them (about 20 minutes on 2 cores).
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ from app.core.embeddings import get_embedder
 from workers.common.embedding_cache import EmbeddingCache
 from workers.common.episodes import ensure_bench_data, events_of, load_split
 from workers.common.progress import configure
-from workers.extraction.crossfit import read_train_out_of_fold
 from workers.extraction.infer import LearnedExtractor
 from workers.extraction.metrics import revision_misreads
-from workers.gate.train import GateTrainConfig
+from workers.gate.train import GateTrainConfig, train_reads
 
 
 def main() -> dict[str, int]:
@@ -29,12 +28,7 @@ def main() -> dict[str, int]:
     cache = EmbeddingCache(cfg.cache, get_embedder(cfg.embedder) if cfg.embedder else None)
     extractor = LearnedExtractor(cfg.extractor_weights, embedder=cache)
     episodes = load_split(ensure_bench_data(cfg.data_dir), "train")
-    hypotheses = read_train_out_of_fold(
-        episodes, cache, extractor, seed=cfg.seed, folds=cfg.folds,
-        epochs=cfg.extractor_epochs, threads=cfg.threads, work_dir=cfg.work_dir,
-        ensemble=cfg.extractor_ensemble, augmentation=cfg.extractor_augmentation,
-    )
-    counts = revision_misreads(hypotheses, events_of(episodes))
+    counts = revision_misreads(train_reads(cfg, episodes, cache, extractor), events_of(episodes))
     print(json.dumps(counts, indent=2))  # noqa: T201 -- the report is the output
     return counts
 

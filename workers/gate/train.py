@@ -219,6 +219,17 @@ def _evaluations(net: GateNet) -> int:
     return int(getattr(field, "evaluations", 0))
 
 
+def train_reads(cfg: GateTrainConfig, episodes: list[Episode], cache: EmbeddingCache,
+                extractor: LearnedExtractor) -> list[Hypothesis | None]:
+    """The train split as the gate learns on it: read out of fold by the extractors `cfg`
+    names (cached under `cfg.work_dir`)."""
+    return read_train_out_of_fold(
+        episodes, cache, extractor, seed=cfg.seed, folds=cfg.folds,
+        epochs=cfg.extractor_epochs, threads=cfg.threads, work_dir=cfg.work_dir,
+        ensemble=cfg.extractor_ensemble, augmentation=cfg.extractor_augmentation,
+    )
+
+
 def main(cfg: GateTrainConfig) -> dict[str, Any]:
     """Train, calibrate on dev, save `cfg.out` (a torch checkpoint with its config, the
     temperature, η and the versions of what it was trained with); returns the metrics, also
@@ -236,11 +247,7 @@ def main(cfg: GateTrainConfig) -> dict[str, Any]:
     for split in ("train", "dev", *[s for s in cfg.report_splits if s != "dev"]):
         episodes = load_split(data_dir, split, cfg.limit)  # type: ignore[arg-type]
         if split == "train":
-            hypotheses = read_train_out_of_fold(
-                episodes, cache, extractor, seed=cfg.seed, folds=cfg.folds,
-                epochs=cfg.extractor_epochs, threads=cfg.threads, work_dir=cfg.work_dir,
-                ensemble=cfg.extractor_ensemble, augmentation=cfg.extractor_augmentation,
-            )
+            hypotheses = train_reads(cfg, episodes, cache, extractor)
         else:
             hypotheses = read_split(episodes, cache, extractor)
         splits[split] = _replay(episodes, hypotheses, cache, scorer, cfg)
