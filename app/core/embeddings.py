@@ -129,13 +129,18 @@ def _normalize(matrix: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return normalized
 
 
-@lru_cache(maxsize=2)
-def get_embedder(name: str | None = None) -> Embedder:
+def new_embedder(name: str | None = None) -> Embedder:
+    """A fresh, uncached embedder of the configured kind (its own ONNX session): for batch
+    jobs that run one per core. The service shares `get_embedder()`."""
     from app.core.config import get_settings
 
     choice = name or get_settings().embedder
-    inner: Embedder = HashingEmbedder() if choice == "hashing" else MiniLMOnnxEmbedder()
-    return CachedEmbedder(inner)
+    return HashingEmbedder() if choice == "hashing" else MiniLMOnnxEmbedder()
+
+
+@lru_cache(maxsize=2)
+def get_embedder(name: str | None = None) -> Embedder:
+    return CachedEmbedder(new_embedder(name))
 
 
 def embed_one(text: str) -> list[float]:

@@ -1,27 +1,34 @@
 """MiniLM embeddings of training texts, computed once and cached under var/ (never committed).
 
 The vectors come from the service's own embedder (`app.core.embeddings.get_embedder`), so a
-model trained on them sees exactly what the write path feeds it.
+model trained on them sees exactly what the write path feeds it. A first run on a fresh machine
+embeds tens of thousands of texts; with `workers` > 1 the batches run on that many ONNX
+sessions at once (one thread each, the service's setting), each batch exactly as one session
+would run it, so the vectors are the same bit for bit as with one worker.
 """
 
 from __future__ import annotations
 
 import hashlib
-import logging
+import queue
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from app.core.embeddings import Embedder, get_embedder
+from app.core.embeddings import Embedder, get_embedder, new_embedder
 from app.models.base import EMBEDDING_DIM
-
-log = logging.getLogger(__name__)
+from workers.common.progress import log
 
 Matrix = npt.NDArray[np.float32]
 BATCH = 16  # texts of similar length per batch: little padding, near the batched optimum
+# New rows between writes of the file. Writing ~10^5 rows takes seconds, and readers ask for
+# a few texts at a time (a revision's mention contexts, an episode's texts); `flush` writes
+# the rest when a job ends.
+SAVE_EVERY = 2000
 
 
 def text_key(text: str) -> str:
@@ -33,10 +40,15 @@ class EmbeddingCache:
 
     name = "embedding-cache"
 
-    def __init__(self, path: Path, embedder: Embedder | None = None) -> None:
+    def __init__(self, path: Path, embedder: Embedder | None = None, *, workers: int = 1) -> None:
+        """`embedder`: None for the service's; `workers`: sessions that fill the cache at once
+        (the service's embedder only; an explicit one runs alone)."""
         self.path = path
         self._embedder = embedder
+        self._workers = max(1, workers) if embedder is None else 1
         self._rows: dict[str, Matrix] = {}
+        self._unsaved = 0
+        self._sessions: list[Embedder] = []
         if path.exists():
             with np.load(path, allow_pickle=False) as data:
                 keys = [str(k) for k in data["keys"]]
@@ -62,18 +74,58 @@ class EmbeddingCache:
 
     def _compute(self, missing: list[tuple[str, str]]) -> None:
         missing.sort(key=lambda kt: len(kt[1]))
+        batches = [missing[start : start + BATCH] for start in range(0, len(missing), BATCH)]
+        workers = min(self._workers, len(batches))
         started = time.monotonic()
-        log.info("embedding %d texts (cache %s)", len(missing), self.path)
-        for start in range(0, len(missing), BATCH):
-            chunk = missing[start : start + BATCH]
-            vectors = self.embedder.embed([t for _, t in chunk])
-            for (key, _), vector in zip(chunk, vectors, strict=True):
-                self._rows[key] = vector.astype(np.float32)
-            done = start + len(chunk)
-            if done % (BATCH * 200) < BATCH or done == len(missing):
-                elapsed = time.monotonic() - started
-                log.info("  embedded %d/%d (%.0f s)", done, len(missing), elapsed)
-        self.save()
+        if len(missing) >= BATCH:  # not for the few texts of one reading
+            log.info("embedding %d texts on %d worker(s) (cache %s)", len(missing), workers,
+                     self.path)
+        if workers == 1:
+            results = map(self._embed_batch(self.embedder), batches)
+            self._store(results, len(missing), started)
+        else:
+            # Each session runs whole batches; a batch's vectors depend on its members only.
+            while len(self._sessions) < workers:  # made once, kept for later fills
+                self._sessions.append(new_embedder())
+            sessions: queue.SimpleQueue[Embedder] = queue.SimpleQueue()
+            for embedder in self._sessions[:workers]:
+                sessions.put(embedder)
+
+            def run(chunk: list[tuple[str, str]]) -> list[tuple[str, Matrix]]:
+                embedder = sessions.get()
+                try:
+                    return self._embed_batch(embedder)(chunk)
+                finally:
+                    sessions.put(embedder)
+
+            with ThreadPoolExecutor(workers) as pool:
+                self._store(pool.map(run, batches), len(missing), started)
+        self._unsaved += len(missing)
+        if self._unsaved >= SAVE_EVERY:
+            self.save()
+
+    @staticmethod
+    def _embed_batch(embedder: Embedder) -> Callable[[list[tuple[str, str]]],
+                                                       list[tuple[str, Matrix]]]:
+        def embed(chunk: list[tuple[str, str]]) -> list[tuple[str, Matrix]]:
+            vectors = embedder.embed([t for _, t in chunk])
+            return [(key, vector.astype(np.float32))
+                    for (key, _), vector in zip(chunk, vectors, strict=True)]
+        return embed
+
+    def _store(self, results: Iterable[list[tuple[str, Matrix]]], total: int,
+               started: float) -> None:
+        done = 0
+        for rows in results:
+            self._rows.update(rows)
+            done += len(rows)
+            if done % (BATCH * 200) < BATCH or (done == total and total >= BATCH):
+                log.info("  embedded %d/%d (%.0f s)", done, total, time.monotonic() - started)
+
+    def flush(self) -> None:
+        """Write what is not on disk yet (call when a job is done with the cache)."""
+        if self._unsaved:
+            self.save()
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -85,3 +137,10 @@ class EmbeddingCache:
         tmp = self.path.with_suffix(".tmp.npz")
         np.savez(tmp, keys=keys, vectors=vectors.astype(np.float32))
         tmp.replace(self.path)
+        self._unsaved = 0
+
+
+def training_cache(path: Path, embedder: str | None, threads: int) -> EmbeddingCache:
+    """The cache a trainer reads through: the named embedder (tests: "hashing"), or the
+    service's filled on `threads` sessions. Call `flush` when the job is done."""
+    return EmbeddingCache(path, get_embedder(embedder) if embedder else None, workers=threads)

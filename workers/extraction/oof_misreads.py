@@ -13,8 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app.core.embeddings import get_embedder
-from workers.common.embedding_cache import EmbeddingCache
+from workers.common.embedding_cache import training_cache
 from workers.common.episodes import ensure_bench_data, events_of, load_split
 from workers.common.progress import configure
 from workers.extraction.infer import LearnedExtractor
@@ -25,11 +24,12 @@ from workers.gate.train import GateTrainConfig, train_reads
 def main() -> dict[str, int]:
     configure()
     cfg = GateTrainConfig(out=Path("unused.pt"))  # the gate's defaults for the fold extractors
-    cache = EmbeddingCache(cfg.cache, get_embedder(cfg.embedder) if cfg.embedder else None)
+    cache = training_cache(cfg.cache, cfg.embedder, cfg.threads)
     extractor = LearnedExtractor(cfg.extractor_weights, embedder=cache)
     episodes = load_split(ensure_bench_data(cfg.data_dir), "train")
     counts = revision_misreads(train_reads(cfg, episodes, cache, extractor), events_of(episodes))
     print(json.dumps(counts, indent=2))  # noqa: T201 -- the report is the output
+    cache.flush()
     return counts
 
 

@@ -18,7 +18,6 @@ import torch
 from torch import nn
 
 from app.core.config import REPO_ROOT
-from app.core.embeddings import get_embedder
 from app.extraction.deterministic import DeterministicExtractor
 from app.extraction.spelling import (
     WORD,
@@ -28,7 +27,7 @@ from app.extraction.spelling import (
     save_lexicon,
 )
 from app.extraction.taxonomy import DIMENSIONS, SCOPE_DOMAINS
-from workers.common.embedding_cache import EmbeddingCache
+from workers.common.embedding_cache import EmbeddingCache, training_cache
 from workers.common.episodes import EventRecord, ensure_bench_data, events_of, load_split
 from workers.common.progress import configure, log, seed_everything
 from workers.common.weights import save_npz
@@ -261,7 +260,7 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
     seed_everything(cfg.seed, cfg.threads)
     started = time.monotonic()
     data_dir = ensure_bench_data(cfg.data_dir)
-    cache = EmbeddingCache(cfg.cache, get_embedder(cfg.embedder) if cfg.embedder else None)
+    cache = training_cache(cfg.cache, cfg.embedder, cfg.threads)
     train_events = events_of(load_split(data_dir, "train", cfg.limit))
     dev_events = events_of(load_split(data_dir, "dev", cfg.limit))
     log.info("extractor: %d train events (+%d composed revisions, +%d open statements, +%d "
@@ -368,4 +367,5 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
     metrics["abstain_threshold"] = meta["abstain_threshold"]
     metrics["weights_bytes"] = cfg.out.stat().st_size
     cfg.out.with_suffix(".metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+    cache.flush()
     return metrics

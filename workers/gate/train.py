@@ -24,10 +24,9 @@ import torch
 from torch import nn
 
 from app.core.config import REPO_ROOT
-from app.core.embeddings import get_embedder
 from app.extraction.schemas import Hypothesis
 from app.models.enums import ACTIONS
-from workers.common.embedding_cache import EmbeddingCache
+from workers.common.embedding_cache import EmbeddingCache, training_cache
 from workers.common.episodes import Episode, ensure_bench_data, load_split
 from workers.common.progress import configure, log, seed_everything
 from workers.common.weights import digest
@@ -93,6 +92,9 @@ def _replay(
 ) -> list[GateSequence]:
     claims = sorted({h.claim for h in hypotheses if h is not None})
     claim_vectors = dict(zip(claims, cache.embed(claims), strict=True))
+    # Every text at once: one batched fill for those the reads did not embed as written
+    # (a repaired typo is read, the raw text replayed).
+    texts = cache.embed([e.text for episode in episodes for e in episode.events])
     out = []
     start = 0
     for i, episode in enumerate(episodes):
@@ -103,7 +105,7 @@ def _replay(
             replay_episode(
                 episode,
                 hypotheses[start : start + n],
-                cache.embed([e.text for e in episode.events]),
+                texts[start : start + n],
                 claim_vectors.__getitem__,
                 scorer,
                 layered=cfg.layered,
@@ -238,7 +240,7 @@ def main(cfg: GateTrainConfig) -> dict[str, Any]:
     seed_everything(cfg.seed, cfg.threads)
     started = time.monotonic()
     data_dir = ensure_bench_data(cfg.data_dir)
-    cache = EmbeddingCache(cfg.cache, get_embedder(cfg.embedder) if cfg.embedder else None)
+    cache = training_cache(cfg.cache, cfg.embedder, cfg.threads)
     if not cfg.injection_weights.exists():
         injection.train(cache, cfg.injection_weights, cfg.seed)
     scorer = injection.load(cfg.injection_weights)
@@ -253,6 +255,7 @@ def main(cfg: GateTrainConfig) -> dict[str, Any]:
         splits[split] = _replay(episodes, hypotheses, cache, scorer, cfg)
         n = sum(1 for s in splits[split] for step in s.steps if step.label != IGNORE)
         log.info("replayed %s: %d episodes, %d hypotheses", split, len(splits[split]), n)
+    cache.flush()  # the reads are embedded: keep them if fitting fails
     net, history = fit(cfg, splits["train"], splits["dev"])
     dev_pred = evaluate.predict(net, splits["dev"], cfg.provenance)
     temperature = evaluate.fit_temperature(dev_pred)
@@ -289,6 +292,7 @@ def main(cfg: GateTrainConfig) -> dict[str, Any]:
     metrics["train_seconds"] = round(time.monotonic() - started, 1)
     metrics["weights_bytes"] = cfg.out.stat().st_size
     cfg.out.with_suffix(".metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+    cache.flush()
     return metrics
 
 

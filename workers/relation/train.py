@@ -23,10 +23,9 @@ import torch
 from torch import nn
 
 from app.core.config import REPO_ROOT
-from app.core.embeddings import get_embedder
 from app.extraction.schemas import Hypothesis
 from app.ledger.relations import ClaimFields, relate
-from workers.common.embedding_cache import EmbeddingCache
+from workers.common.embedding_cache import EmbeddingCache, training_cache
 from workers.common.episodes import Episode, EventRecord, ensure_bench_data, load_split
 from workers.common.progress import configure, log, seed_everything
 from workers.common.weights import save_npz
@@ -152,7 +151,7 @@ def main(cfg: RelationTrainConfig) -> dict[str, Any]:
     seed_everything(cfg.seed, cfg.threads)
     started = time.monotonic()
     data_dir = ensure_bench_data(cfg.data_dir)
-    cache = EmbeddingCache(cfg.cache, get_embedder(cfg.embedder) if cfg.embedder else None)
+    cache = training_cache(cfg.cache, cfg.embedder, cfg.threads)
     extractor = LearnedExtractor(cfg.extractor_weights, embedder=cache)
     rng = np.random.default_rng(cfg.seed)
     train_episodes = load_split(data_dir, "train", cfg.limit)
@@ -202,4 +201,5 @@ def main(cfg: RelationTrainConfig) -> dict[str, Any]:
     metrics["train_seconds"] = round(time.monotonic() - started, 1)
     metrics["weights_bytes"] = cfg.out.stat().st_size
     cfg.out.with_suffix(".metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+    cache.flush()
     return metrics
