@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import queue
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -48,7 +48,8 @@ class EmbeddingCache:
         self._workers = max(1, workers) if embedder is None else 1
         self._rows: dict[str, Matrix] = {}
         self._unsaved = 0
-        self._sessions: list[Embedder] = []
+        self._sessions: queue.SimpleQueue[Embedder] = queue.SimpleQueue()  # idle, for workers
+        self._made = 0
         if path.exists():
             with np.load(path, allow_pickle=False) as data:
                 keys = [str(k) for k in data["keys"]]
@@ -81,37 +82,25 @@ class EmbeddingCache:
             log.info("embedding %d texts on %d worker(s) (cache %s)", len(missing), workers,
                      self.path)
         if workers == 1:
-            results = map(self._embed_batch(self.embedder), batches)
-            self._store(results, len(missing), started)
+            self._store((_embed_batch(self.embedder, b) for b in batches), len(missing), started)
         else:
-            # Each session runs whole batches; a batch's vectors depend on its members only.
-            while len(self._sessions) < workers:  # made once, kept for later fills
-                self._sessions.append(new_embedder())
-            sessions: queue.SimpleQueue[Embedder] = queue.SimpleQueue()
-            for embedder in self._sessions[:workers]:
-                sessions.put(embedder)
-
-            def run(chunk: list[tuple[str, str]]) -> list[tuple[str, Matrix]]:
-                embedder = sessions.get()
-                try:
-                    return self._embed_batch(embedder)(chunk)
-                finally:
-                    sessions.put(embedder)
-
+            while self._made < workers:  # sessions are made once and kept for later fills
+                self._sessions.put(new_embedder())
+                self._made += 1
             with ThreadPoolExecutor(workers) as pool:
-                self._store(pool.map(run, batches), len(missing), started)
+                self._store(pool.map(self._embed_on_free_session, batches), len(missing),
+                            started)
         self._unsaved += len(missing)
         if self._unsaved >= SAVE_EVERY:
             self.save()
 
-    @staticmethod
-    def _embed_batch(embedder: Embedder) -> Callable[[list[tuple[str, str]]],
-                                                       list[tuple[str, Matrix]]]:
-        def embed(chunk: list[tuple[str, str]]) -> list[tuple[str, Matrix]]:
-            vectors = embedder.embed([t for _, t in chunk])
-            return [(key, vector.astype(np.float32))
-                    for (key, _), vector in zip(chunk, vectors, strict=True)]
-        return embed
+    def _embed_on_free_session(self, batch: list[tuple[str, str]]) -> list[tuple[str, Matrix]]:
+        # Each session runs whole batches; a batch's vectors depend on its members only.
+        embedder = self._sessions.get()
+        try:
+            return _embed_batch(embedder, batch)
+        finally:
+            self._sessions.put(embedder)
 
     def _store(self, results: Iterable[list[tuple[str, Matrix]]], total: int,
                started: float) -> None:
@@ -138,6 +127,13 @@ class EmbeddingCache:
         np.savez(tmp, keys=keys, vectors=vectors.astype(np.float32))
         tmp.replace(self.path)
         self._unsaved = 0
+
+
+def _embed_batch(embedder: Embedder, batch: list[tuple[str, str]]) -> list[tuple[str, Matrix]]:
+    """(key, vector) of each (key, text) in `batch`, embedded in one call."""
+    vectors = embedder.embed([text for _, text in batch])
+    return [(key, vector.astype(np.float32))
+            for (key, _), vector in zip(batch, vectors, strict=True)]
 
 
 def training_cache(path: Path, embedder: str | None, threads: int) -> EmbeddingCache:
