@@ -191,6 +191,31 @@ def tenants_policy(
     print(f"tenant {tenant}: admission policy {policy}")
 
 
+@tenants_app.command("trust-source")
+def tenants_trust_source(
+    tenant: Annotated[str, typer.Argument(help="Tenant name (created if missing).")],
+    source: Annotated[str, typer.Argument(
+        help="A tool name (matched against an event's tool_name), or a source URI prefix "
+             "holding '://' (matched against its source_uri).", min=1)],
+    remove: Annotated[bool, typer.Option("--remove", help="Stop trusting the source.")] = False,
+) -> None:
+    """Mark a non-user source as speaking for the tenant's users: its claims may become
+    memories without the user's confirmation (decisions say `trusted_source`)."""
+    from app.core.auth import get_or_create_tenant
+    from app.core.bootstrap import migrate as run_migrations
+    from app.core.db import session_scope
+
+    if not source.strip() or len(source) > 256:
+        raise typer.BadParameter("a source is 1 to 256 characters")
+    run_migrations()
+    with session_scope() as db:
+        row = get_or_create_tenant(db, tenant)
+        kept = [s for s in row.trusted_sources if s != source]
+        row.trusted_sources = kept if remove else [*kept, source]
+        listed = row.trusted_sources
+    print(f"tenant {tenant}: trusted sources {listed or 'none'}")
+
+
 @app.command("export-openapi")
 def export_openapi(
     out: Annotated[Path, typer.Option(help="Where to write the spec.")] = REPO_ROOT

@@ -38,6 +38,7 @@ from app.extraction.schemas import Extraction, Hypothesis, Origin
 from app.gate import deferred as deferred_questions
 from app.gate import service as gate_service
 from app.gate.policies import AdmissionPolicy, EventView, asks_questions, get_policy
+from app.ledger import channel_guard
 from app.ledger import service as ledger_service
 from app.models import Event, GateState, Tenant
 from app.models.base import utcnow
@@ -111,11 +112,13 @@ def process_event(
         )
         .order_by(Event.seq)
     ).all()
-    return [_process_one(db, e, state, policy) for e in pending]
+    trusted = tenant.trusted_sources if tenant is not None else []
+    return [_process_one(db, e, state, policy, trusted) for e in pending]
 
 
 def _process_one(
-    db: Session, event: Event, state: GateState, policy: AdmissionPolicy
+    db: Session, event: Event, state: GateState, policy: AdmissionPolicy,
+    trusted_sources: list[str],
 ) -> EventOutcome:
     t0 = time.perf_counter()
     outcome = EventOutcome(event.id)
@@ -151,6 +154,7 @@ def _process_one(
         advance = getattr(policy, "advance", None)
         if advance is not None:  # a stateful gate reads every event, preference or not
             state.latent = advance(_event_view(event, state), state.latent)
+        trusted = channel_guard.trusted_source(trusted_sources, event.tool_name, event.source_uri)
         if extraction.hypotheses:
             embeddings = get_embedder().embed([h.claim for h in extraction.hypotheses])
         for hypothesis, vector in zip(
@@ -165,6 +169,7 @@ def _process_one(
                 extraction,
                 hypothesis,
                 [float(x) for x in vector],
+                trusted,
             )
             outcome.decision_ids.append(decision_id)
             outcome.node_changes.extend(changes)
@@ -207,6 +212,7 @@ def apply_hypothesis(
     extraction: Extraction,
     hypothesis: Hypothesis,
     embedding: list[float],
+    trusted_source: str | None = None,
 ) -> tuple[uuid.UUID, list[tuple[uuid.UUID, str]]]:
     """Stages ③ and ④ for one hypothesis: decide, then apply. Returns the decision id and
     the node changes."""
@@ -246,6 +252,7 @@ def apply_hypothesis(
             related=gate_input.related,
             nodes=nodes,
             may_ask=gate_input.may_ask,
+            trusted_source=trusted_source,
         )
         applied = ledger_service.apply_decision(ctx)
         if applied != decision.action:

@@ -162,6 +162,28 @@ def latency_command(
     print(json.dumps(results))
 
 
+@app.command("redteam")
+def redteam_command(
+    out: Annotated[Path, typer.Option("--out", help="Output directory.")],
+    split: Annotated[str, typer.Option(
+        "--split", help="dev (families for development) or test (held-out families).")] = "dev",
+    per_family: Annotated[int, typer.Option(
+        "--per-family", min=1, help="Cases per family, channel and history.")] = 12,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    policy: Annotated[str, typer.Option("--policy", help="Admission policy.")] = "capture",
+) -> None:
+    """Generated attacks on memory admission and check-call, with their benign counterparts,
+    through the service's API; writes results.json, results.md and heat maps to OUT."""
+    from bench.redteam import runner
+
+    if split not in ("dev", "test"):
+        raise typer.BadParameter("split must be dev or test")
+    results = runner.run(split, out, seed=seed, per_family=per_family, policy=policy)
+    print((out / "results.md").read_text())
+    print(json.dumps({"out": str(out), "totals": results["totals"],
+                      "wall_seconds": results["wall_seconds"]}))
+
+
 def _mount_optional() -> None:
     """Commands other benchmark modules provide, when present (`capture bench tools`)."""
     try:

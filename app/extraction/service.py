@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 
 from app.extraction.base import EventInput, Extractor
 from app.extraction.schemas import Extraction, Hypothesis, Origin
+from app.extraction.voice import split_voices
 from app.ledger import repository as ledger_repository
 from app.models import Event, HypothesisRow
 
@@ -51,17 +52,36 @@ def extract(db: Session, extractor: Extractor, event: Event, asks: bool = False)
     held: frozenset[tuple[str, str]] = frozenset()
     if event.origin == Origin.user.value and reads_held(extractor):
         held = ledger_repository.held_claims(db, event.user_id)
-    return extractor.extract(
-        EventInput(
-            text=event.text,
-            origin=Origin(event.origin),
-            occurred_at=event.occurred_at,
-            domain=event.domain,
-            tool_name=event.tool_name,
-            held=held,
-            asks=asks,
+    text, passed_on = (split_voices(event.text) if event.origin == Origin.user.value
+                       else (event.text, ""))
+
+    def read(part: str) -> Extraction:
+        return extractor.extract(
+            EventInput(
+                text=part,
+                origin=Origin(event.origin),
+                occurred_at=event.occurred_at,
+                domain=event.domain,
+                tool_name=event.tool_name,
+                held=held,
+                asks=asks,
+            )
         )
-    )
+
+    own = read(text) if text else Extraction(
+        extractor=extractor.name, extractor_version=extractor.version,
+        abstain_reason="no_own_words")
+    if not passed_on:
+        return own
+    # A third party's passage in a user turn: what it says is not the user's statement.
+    theirs = [h.model_copy(update={"provenance": Origin.shared_file})
+              for h in read(passed_on).hypotheses]
+    stated = {(h.subject, h.value, h.direction, h.scope) for h in own.hypotheses}
+    laundered = [h for h in theirs if (h.subject, h.value, h.direction, h.scope) not in stated]
+    if not laundered:
+        return own
+    return own.model_copy(update={"hypotheses": (*own.hypotheses, *laundered),
+                                  "abstain_reason": None})
 
 
 def persist(

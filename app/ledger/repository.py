@@ -9,8 +9,8 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from app.models import Edge, Node, NodeLineage, NodeVersion
-from app.models.enums import NodeState
+from app.models import Clarification, Edge, Node, NodeLineage, NodeVersion
+from app.models.enums import ClarificationStatus, NodeState
 
 
 def nodes_for_subject(db: Session, user_id: uuid.UUID, subject: str) -> Sequence[Node]:
@@ -120,3 +120,14 @@ def bump_retrieval_counts(db: Session, node_ids: Sequence[uuid.UUID]) -> None:
             .where(Node.id.in_(node_ids))
             .values(retrieval_count=Node.retrieval_count + 1)
         )
+
+
+def open_question(db: Session, node_id: uuid.UUID) -> uuid.UUID | None:
+    """A pending or deferred question about the node, if any."""
+    return db.scalar(
+        select(Clarification.id).where(
+            Clarification.node_id == node_id,
+            Clarification.status.in_(
+                (ClarificationStatus.pending.value, ClarificationStatus.deferred.value)),
+        ).limit(1)
+    )

@@ -25,7 +25,7 @@ from app.gate.policies import (
     RelatedNode,
     asks_questions,
 )
-from app.ledger import repository
+from app.ledger import channel_guard, repository
 from app.ledger.constants import (
     CORROBORATION_MIN_AUTHENTICITY,
     CORROBORATION_MIN_COSINE,
@@ -99,10 +99,29 @@ class ApplyContext:
     changes: list[LedgerChange] = field(default_factory=list)
     # The policy asks questions and the user's question budget allows one (gate.service.may_ask).
     may_ask: bool = False
+    # The tenant's trusted-source entry that covers the event's source (channel_guard).
+    trusted_source: str | None = None
 
     @property
     def at(self) -> datetime:
         return self.event.occurred_at
+
+    @property
+    def needs_user_support(self) -> bool:
+        """The policy applies the channel rule and this claim is not the user's own words."""
+        return guards_channel(self.policy) and channel_guard.needs_user_support(
+            Origin(self.event.origin), self.hypothesis.provenance, self.trusted_source
+        )
+
+
+def guards_channel(policy: AdmissionPolicy) -> bool:
+    """Whether the policy's ledger applies the channel rule (the learned gates do; the
+    baselines keep their published semantics)."""
+    return bool(getattr(policy, "guard_channel", False))
+
+
+# Actions that would make a claim an active memory.
+_WRITES = frozenset({Action.add, Action.scope, Action.revise})
 
 
 def apply_decision(ctx: ApplyContext) -> Action:
@@ -117,6 +136,12 @@ def apply_decision(ctx: ApplyContext) -> Action:
         if QUESTION_BUDGET_SPENT in ctx.gate.reasons:
             _defer(ctx, node)
         return action
+    if action in _WRITES and ctx.needs_user_support:
+        return _hold_for_user(ctx)
+    if action in _WRITES and ctx.trusted_source is not None and not channel_guard.from_user(
+        Origin(ctx.event.origin), ctx.hypothesis.provenance
+    ):
+        ctx.decision_row.reasons = [*ctx.decision_row.reasons, channel_guard.TRUSTED_SOURCE]
     if action == Action.revise:
         return _revise(ctx)
     if action == Action.retain:
@@ -155,6 +180,8 @@ def _corroborates(ctx: ApplyContext, node: Node) -> bool:
         and related.relation.supports >= CORROBORATION_MIN_ENTAILMENT
         and ctx.gate.authenticity >= CORROBORATION_MIN_AUTHENTICITY
         and ctx.gate.action not in (Action.quarantine, Action.clarify)
+        # Only the user's own words (or a trusted source) lift a claim out of quarantine.
+        and (node.state != NodeState.quarantined.value or not ctx.needs_user_support)
     )
 
 
@@ -381,6 +408,21 @@ def _revise(ctx: ApplyContext) -> Action:
     return Action.revise
 
 
+def _hold_for_user(ctx: ApplyContext) -> Action:
+    """The channel rule: hold a claim the user did not state in their own words, and ask
+    them about it where a question may be asked (a taxonomy claim, in the service's words;
+    an open claim would quote text the user did not write)."""
+    ctx.decision_row.reasons = [*ctx.decision_row.reasons, channel_guard.NEEDS_USER_SUPPORT]
+    node = _quarantine(ctx)
+    if (asks_questions(ctx.policy) and not is_open_subject(ctx.hypothesis.subject)
+            and not _has_open_question(ctx, node)):
+        if ctx.may_ask:
+            _ask(ctx, node)
+            return Action.clarify
+        _defer(ctx, node)
+    return Action.quarantine
+
+
 def enough_stable_evidence(sessions: Sequence[uuid.UUID | str]) -> bool:
     """Two authenticated user events (confidence ≥ 0.80) across sessions, or three in one;
     `sessions` holds the session of each qualifying event."""
@@ -480,16 +522,14 @@ def _defer(ctx: ApplyContext, node: Node) -> None:
     """The gate would have asked but the user's question budget is spent: keep the question,
     to be asked at a later event of theirs once the budget allows (app/gate/deferred.py).
     One open question per held claim: a repeat of the claim adds no second one."""
-    already = ctx.db.scalar(
-        select(Clarification.id).where(
-            Clarification.node_id == node.id,
-            Clarification.status.in_(
-                (ClarificationStatus.pending.value, ClarificationStatus.deferred.value)),
-        ).limit(1)
-    )
-    if already is None:
+    if not _has_open_question(ctx, node):
         _add_question(ctx, node, ClarificationStatus.deferred)
         ctx.changes.append(LedgerChange(node.id, "clarification_deferred"))
+
+
+def _has_open_question(ctx: ApplyContext, node: Node) -> bool:
+    """A question about the node is pending or deferred."""
+    return repository.open_question(ctx.db, node.id) is not None
 
 
 def _add_question(ctx: ApplyContext, node: Node, status: ClarificationStatus) -> None:

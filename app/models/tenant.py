@@ -4,6 +4,7 @@ import uuid
 from datetime import datetime
 
 from sqlalchemy import ForeignKey, String, UniqueConstraint
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models.base import Base, new_id, utcnow
@@ -17,6 +18,12 @@ class Tenant(Base):
     name: Mapped[str] = mapped_column(String(128), unique=True)
     # The tenant's admission policy; NULL follows CAPTURE_ADMISSION_POLICY.
     admission_policy: Mapped[str | None] = mapped_column(String(64))
+    # Non-user sources the operator trusts to speak for the user (tool names, or source URI
+    # prefixes such as `https://drive.example/alice/`): their claims may be admitted without
+    # the user's own confirmation (app/ledger/channel_guard.py).
+    trusted_sources: Mapped[list[str]] = mapped_column(
+        ARRAY(String(256)), default=list, server_default="{}"
+    )
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

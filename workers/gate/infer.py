@@ -92,6 +92,9 @@ class LearnedGatePolicy:
     name = "capture"
     layered = True
     guard_stable = True
+    # The ledger's channel rule (app/ledger/channel_guard.py): a claim not in the user's own
+    # words is held until the user supports it.
+    guard_channel = True
     clarify = True  # False: the no-clarification ablation (never asks)
 
     def __init__(self) -> None:

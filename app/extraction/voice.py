@@ -1,0 +1,66 @@
+"""Whose words a user turn holds: the user's own, or a third party's the user passed on.
+
+A user turn may carry someone else's text: a quoted or forwarded message, a pasted document,
+or a record that speaks of the user in the third person ("Per our records the customer
+prefers …"). A preference read there is not the user's statement, so extraction reads
+those passages apart and marks what it finds in them as a shared file's
+(app/ledger/channel_guard.py then holds it until the user supports it).
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.checkcall.segments import pasted_regions
+
+# A sentence that speaks of the user as someone else does: a record, a note, a profile.
+_THIRD_PERSON = re.compile(
+    r"[^.!?\n]*(?:"
+    r"\b(?:per|according\s+to|as\s+per|based\s+on)\s+(?:our|the|their|his|her|company)\s+"
+    r"(?:records?|notes?|files?|profile|crm|system|database|logs?|history)\b"
+    r"|\b(?:the|this|our|your)\s+(?:user|customer|client|account\s+holder|member|subscriber)"
+    r"(?:'s|’s)?\s+(?:(?:now|also|always|really|actually)\s+)?"
+    r"(?:prefers?|wants?|likes?|loves?|hates?|dislikes?|asked|requested|has\s+asked|"
+    r"has\s+requested|would\s+like|is\s+(?:into|fond\s+of)|preference|settings?)\b"
+    r")[^.!?\n]*[.!?]?",
+    re.IGNORECASE,
+)
+
+
+# Words attributed to someone: `X said: "…"`, `a quote from X: "…"`, however short.
+_ATTRIBUTED_QUOTE = re.compile(
+    r"(?:\b(?:said|says|wrote|writes|stated|states|told\s+(?:me|us)|quoted?|quoting)\b"
+    r"|\b(?:quote|message|note|words?|statement|reply)\s+(?:from|by|of)\b[^:\n\"“]{1,60})"
+    r"\s*:?\s*[\"“]([^\"”\n]{4,})[\"”]",
+    re.IGNORECASE,
+)
+
+
+def third_party_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of a user turn that a third party wrote, merged and sorted."""
+    spans = [*pasted_regions(text), *(m.span() for m in _THIRD_PERSON.finditer(text)),
+             *(m.span(1) for m in _ATTRIBUTED_QUOTE.finditer(text))]
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        elif end > start:
+            merged.append((start, end))
+    return merged
+
+
+def split_voices(text: str) -> tuple[str, str]:
+    """(the user's own words, the third party's passages), each as plain text; the second is
+    empty when the turn holds no third-party passage."""
+    spans = third_party_spans(text)
+    if not spans:
+        return text, ""
+    own: list[str] = []
+    theirs: list[str] = []
+    cursor = 0
+    for start, end in spans:
+        own.append(text[cursor:start])
+        theirs.append(text[start:end].strip())
+        cursor = end
+    own.append(text[cursor:])
+    return " ".join(p.strip() for p in own if p.strip()), "\n".join(p for p in theirs if p)
