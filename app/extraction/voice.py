@@ -49,6 +49,15 @@ def third_party_spans(text: str) -> list[tuple[int, int]]:
     return merged
 
 
+# The words that introduce a passage ("The user said:", "Here's the note from Sam:"): they
+# state nothing of the user's own, and a reader given them alone misreads them.
+_LEAD_IN = re.compile(r"(?:^|(?<=[.!?\n]))[^.!?\n]*[:\"“\s]*$")
+
+
+def _without_lead_in(own: str) -> str:
+    return _LEAD_IN.sub("", own) if own.rstrip().endswith((":", '"', "“")) else own
+
+
 def split_voices(text: str) -> tuple[str, str]:
     """(the user's own words, the third party's passages), each as plain text; the second is
     empty when the turn holds no third-party passage."""
@@ -59,8 +68,9 @@ def split_voices(text: str) -> tuple[str, str]:
     theirs: list[str] = []
     cursor = 0
     for start, end in spans:
-        own.append(text[cursor:start])
+        own.append(_without_lead_in(text[cursor:start]))
         theirs.append(text[start:end].strip())
         cursor = end
     own.append(text[cursor:])
-    return " ".join(p.strip() for p in own if p.strip()), "\n".join(p for p in theirs if p)
+    pieces = (p.strip().strip("\"“”").strip() for p in own)
+    return " ".join(p for p in pieces if p), "\n".join(p for p in theirs if p)
