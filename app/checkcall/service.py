@@ -35,8 +35,8 @@ from app.checkcall.schemas import (
     ValueProvenance,
 )
 from app.core.auth import Principal
+from app.domain.vocabulary import Origin
 from app.events import repository as events_repository
-from app.extraction.schemas import Origin
 from app.models import ToolCheck
 from app.models.base import utcnow
 from app.provenance import spans

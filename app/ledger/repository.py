@@ -9,8 +9,8 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from app.domain.vocabulary import NodeState
 from app.models import Edge, Node, NodeLineage, NodeVersion
-from app.models.enums import NodeState
 
 
 def nodes_for_subject(db: Session, user_id: uuid.UUID, subject: str) -> Sequence[Node]:
