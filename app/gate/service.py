@@ -11,7 +11,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
 from app.domain.claims import Hypothesis
-from app.domain.gate import AdmissionPolicy, GateDecision, GateInput, RelatedNode
+from app.domain.gate import AdmissionPolicy, GateDecision, GateInput
 from app.domain.relation import ClaimFields
 from app.domain.vocabulary import Action, Origin
 from app.gate.policies import related_node
