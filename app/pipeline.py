@@ -30,6 +30,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app import registry
+from app.core import spans
 from app.core.config import get_settings
 from app.core.db import session_scope
 from app.core.embeddings import get_embedder
@@ -45,7 +46,6 @@ from app.ledger import service as ledger_service
 from app.models import Event, GateState, Tenant
 from app.models.base import utcnow
 from app.models.enums import EventStatus
-from app.provenance import spans
 
 log = logging.getLogger(__name__)
 

@@ -31,6 +31,7 @@ from app.audit.counterfactual import (
     updated_influence,
 )
 from app.audit.schemas import AuditAccepted, AuditOut, AuditRef, AuditRequest, CitationOut
+from app.core import spans
 from app.core.auth import Principal
 from app.core.config import get_settings
 from app.core.db import after_commit, session_scope
@@ -39,7 +40,6 @@ from app.domain.audit import AuditDecoder
 from app.events import repository as events_repository
 from app.models import Audit, AuditCitation, Node
 from app.models.base import utcnow
-from app.provenance import spans
 from app.retrieval import service as retrieval_service
 from app.retrieval.schemas import RetrieveRequest
 from app.selection.memory import Memory

@@ -9,6 +9,7 @@ from datetime import datetime
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from app.core import spans
 from app.core.auth import Principal
 from app.core.embeddings import embed_one
 from app.core.errors import InvalidInput, NotFound
@@ -29,7 +30,6 @@ from app.ledger.schemas import (
 from app.ledger.service import decayed_confidence, promote, retire, supersede_conflicting
 from app.models import Clarification, Event, HypothesisRow, Node, NodeLineage, NodeVersion, User
 from app.models.base import utcnow
-from app.provenance import spans
 
 
 def _user(db: Session, principal: Principal, external_id: str) -> User:
