@@ -20,6 +20,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check app workers bench tests migrations
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -q
 
 lint: $(STAMP)

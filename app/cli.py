@@ -231,10 +231,14 @@ def export_openapi(
 
 
 def _mount_train() -> None:
-    from app.selection.train_cli import register as register_selection
     from workers.cli import app as train_app  # imports torch only when a command runs
 
-    register_selection(train_app)
+    try:
+        from bench.train_cli import register as register_selection
+    except ImportError:  # the benchmark package is optional in slim deployments
+        pass
+    else:
+        register_selection(train_app)
     app.add_typer(train_app, name="train")
 
 

@@ -13,12 +13,12 @@ from app.core.config import get_settings
 from app.core.errors import install_error_handlers
 from app.core.health import router as health_router
 from app.core.middleware import RequestContextMiddleware
+from app.core.spans import configure_otlp_export
 from app.events.router import router as events_router
 from app.gate.clarifications import router as clarifications_router
 from app.ledger.router import events_router as user_events_router
 from app.ledger.router import router as nodes_router
 from app.provenance.router import router as provenance_router
-from app.provenance.spans import configure_otlp_export
 from app.retrieval.router import router as retrieval_router
 from app.selection.router import router as selection_router
 

@@ -29,21 +29,24 @@ from datetime import timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from app import registry
+from app.core import spans
 from app.core.config import get_settings
 from app.core.db import session_scope
 from app.core.embeddings import get_embedder
 from app.core.metrics import DECISIONS, EVENTS_PROCESSED, WRITE_PATH_SECONDS
+from app.domain.claims import Extraction, Hypothesis
+from app.domain.gate import AdmissionPolicy, EventView, asks_questions
+from app.domain.vocabulary import Origin
 from app.extraction import service as extraction_service
-from app.extraction.schemas import Extraction, Hypothesis, Origin
 from app.gate import deferred as deferred_questions
 from app.gate import service as gate_service
-from app.gate.policies import AdmissionPolicy, EventView, asks_questions, get_policy
+from app.gate.policies import get_policy
 from app.ledger import channel_guard
 from app.ledger import service as ledger_service
 from app.models import Event, GateState, Tenant
 from app.models.base import utcnow
 from app.models.enums import EventStatus
-from app.provenance import spans
 
 log = logging.getLogger(__name__)
 
@@ -68,9 +71,7 @@ def enqueue_process_event(event_id: uuid.UUID) -> None:
     if settings.eager_tasks:
         run_process_event(event_id)
         return
-    from workers.celery_app import celery_app
-
-    celery_app.send_task(PROCESS_EVENT_TASK, args=[str(event_id)], queue=settings.task_queue)
+    registry.send_task(PROCESS_EVENT_TASK, [str(event_id)], settings.task_queue)
 
 
 def run_process_event(event_id: uuid.UUID, policy_name: str | None = None) -> None:

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from app.gate.policies import QUESTION_BUDGET_SPENT
+from app.domain.gate import QUESTION_BUDGET_SPENT
 from bench.metrics import scored_changepoints
 from bench.records import ACTIVE_CHANGES, WRITE_ACTIONS, EpisodeOutcome, EventRecord
 

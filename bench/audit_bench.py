@@ -82,9 +82,9 @@ def latency(
     from app.audit.schemas import AuditRequest
     from app.core.auth import Principal, get_or_create_tenant
     from app.core.db import session_scope
+    from app.domain.vocabulary import Origin
     from app.events import service as events_service
     from app.events.schemas import EventCreate
-    from app.extraction.schemas import Origin
     from app.models import Audit, Node
     from app.models.enums import Role
     from bench.service import (

@@ -26,9 +26,9 @@ from app.core import db as core_db
 from app.core.auth import Principal, get_or_create_tenant
 from app.core.config import get_settings
 from app.core.migrate import upgrade_to_head
+from app.domain.vocabulary import Origin
 from app.events import service as events_service
 from app.events.schemas import EventCreate
-from app.extraction.schemas import Origin
 from app.models.enums import Role
 from app.retrieval import service as retrieval_service
 from app.retrieval.schemas import RetrieveRequest

@@ -26,10 +26,11 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from app.extraction.schemas import GLOBAL_SCOPE
+from app.domain.claims import GLOBAL_SCOPE
+from app.domain.gate import AdmissionPolicy, GateDecision, GateInput, RelatedNode
+from app.domain.vocabulary import Action, NodeState
 from app.gate import policies as gate_policies
-from app.gate.policies import GateDecision, GateInput, RelatedNode, StateMem, one_hot
-from app.models.enums import Action, NodeState
+from app.gate.policies import StateMem, one_hot
 
 GENUINE_LABELS = frozenset({"genuine_preference", "context_specific", "literal_statement"})
 
@@ -139,7 +140,7 @@ def _to_true_state(gate_input: GateInput) -> GateDecision:
     return _decision(Action.add, 1.0, [], "oracle_adds")
 
 
-BENCH_POLICIES: dict[str, type[gate_policies.AdmissionPolicy]] = {
+BENCH_POLICIES: dict[str, type[AdmissionPolicy]] = {
     StaticSummary.name: StaticSummary,
     Oracle.name: Oracle,
 }

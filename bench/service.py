@@ -29,13 +29,13 @@ from app.core.config import get_settings
 from app.core.db import session_scope
 from app.core.embedded_pg import to_sqlalchemy_url
 from app.core.migrate import upgrade_to_head
+from app.core.spans import new_trace_id
+from app.domain.vocabulary import NodeState, Origin
 from app.events import service as events_service
 from app.events.schemas import EventCreate
-from app.extraction.schemas import Origin
 from app.gate.clarifications import ClarificationAnswer, resolve
 from app.models import Clarification, Decision, Event, Node, NodeLineage, NodeVersion
-from app.models.enums import EventStatus, NodeState, Role
-from app.provenance.spans import new_trace_id
+from app.models.enums import EventStatus, Role
 from app.retrieval import service as retrieval_service
 from app.retrieval.schemas import RetrieveRequest
 from bench import policies as bench_policies

@@ -37,7 +37,7 @@ celery_app.conf.update(
 @worker_process_init.connect
 def _init_worker_process(**_: object) -> None:
     """Each worker process exports its spans over OTLP too, when configured."""
-    from app.provenance.spans import configure_otlp_export
+    from app.core.spans import configure_otlp_export
 
     configure_otlp_export(settings.otlp_endpoint, settings.service_name)
 

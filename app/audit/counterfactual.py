@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
+from app.domain.audit import AuditDecoder, Decoded
 from app.retrieval.scoring import NEUTRAL_INFLUENCE
 from app.selection.memory import Memory, without
 from app.selection.utility import PreferenceUtility, get_utility
@@ -28,32 +28,6 @@ from app.selection.utility import PreferenceUtility, get_utility
 TOP_CITED = 3  # re-decode at most the top three cited nodes per turn
 DROP_THRESHOLD = 0.10  # |Inf| below this with an unchanged output: the citation is dropped
 INFLUENCE_DECAY = 0.9  # running mean: new = 0.9 · old + 0.1 · observation
-
-
-@dataclass(frozen=True, slots=True)
-class Decoded:
-    text: str
-    # Index of the chosen candidate (selection decoders); None for generated text or a refusal.
-    index: int | None = None
-    refused: bool = False
-    # Candidates the decoder could not tell from the chosen one (exact ties; selection
-    # decoders only): the output is the set {index, *ties}, not determined by the memories.
-    ties: tuple[int, ...] = ()
-
-    def options(self, candidates: Sequence[str]) -> list[str]:
-        """The texts this output may be: the chosen one, then any tied candidates."""
-        return [self.text, *(candidates[i] for i in self.ties)]
-
-
-class Decoder(Protocol):
-    """Re-decodes the turn with a given memory set. Implementations: workers/audit/."""
-
-    name: str
-
-    def decode_many(self, prompt: str, memory_sets: Sequence[Sequence[Memory]],
-                    candidates: Sequence[str]) -> list[Decoded]:
-        """One output per memory set, in order; deterministic (greedy)."""
-        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +78,7 @@ def counterfactual(
     prompt: str,
     memories: Sequence[Memory],
     cited_node_ids: Sequence[str],
-    decoder: Decoder,
+    decoder: AuditDecoder[Memory],
     *,
     response: str | None = None,
     candidates: Sequence[str] = (),

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.domain.vocabulary import NodeState
 from app.models import Audit, AuditCitation, Node, Retrieval, RetrievalResult
-from app.models.enums import NodeState
 
 
 def user_nodes(db: Session, tenant_id: uuid.UUID, user_id: uuid.UUID,

@@ -21,24 +21,25 @@ from collections.abc import Sequence
 
 from sqlalchemy.orm import Session
 
+from app import registry
 from app.audit import repository
 from app.audit.counterfactual import (
     TOP_CITED,
     AuditOutcome,
-    Decoder,
     counterfactual,
     top_cited,
     updated_influence,
 )
 from app.audit.schemas import AuditAccepted, AuditOut, AuditRef, AuditRequest, CitationOut
+from app.core import spans
 from app.core.auth import Principal
 from app.core.config import get_settings
 from app.core.db import after_commit, session_scope
 from app.core.errors import InvalidInput, NotFound
+from app.domain.audit import AuditDecoder
 from app.events import repository as events_repository
 from app.models import Audit, AuditCitation, Node
 from app.models.base import utcnow
-from app.provenance import spans
 from app.retrieval import service as retrieval_service
 from app.retrieval.schemas import RetrieveRequest
 from app.selection.memory import Memory
@@ -115,12 +116,12 @@ def enqueue_audit(audit_id: uuid.UUID) -> None:
     if settings.eager_tasks:
         run_audit_by_id(audit_id)
         return
-    from workers.celery_app import celery_app
-
-    celery_app.send_task(AUDIT_TASK, args=[str(audit_id)], queue=settings.task_queue)
+    registry.send_task(AUDIT_TASK, [str(audit_id)], settings.task_queue)
 
 
-def run_audit_by_id(audit_id: uuid.UUID, decoder: Decoder | None = None) -> None:
+def run_audit_by_id(
+    audit_id: uuid.UUID, decoder: AuditDecoder[Memory] | None = None
+) -> None:
     """One transaction; a failure marks the audit failed (eager path)."""
     try:
         with session_scope() as db:
@@ -145,15 +146,15 @@ def _memories(nodes: Sequence[Node]) -> list[Memory]:
                    direction=n.direction, scope=n.scope) for n in nodes]
 
 
-def run_audit(db: Session, audit_id: uuid.UUID, decoder: Decoder | None = None) -> bool:
+def run_audit(
+    db: Session, audit_id: uuid.UUID, decoder: AuditDecoder[Memory] | None = None
+) -> bool:
     """Run one pending audit; False when it is gone or already ran (idempotent)."""
     audit = repository.lock(db, audit_id)
     if audit is None or audit.status != "pending" or audit.inputs is None:
         return False
     if decoder is None:
-        from workers.audit.decoders import get_decoder
-
-        decoder = get_decoder(audit.decoder)
+        decoder = registry.audit_decoder(audit.decoder)
     started = time.perf_counter()
     memory_ids = [uuid.UUID(n) for n in audit.memory_node_ids]
     active = repository.active_nodes(db, audit.tenant_id, audit.user_id, memory_ids)

@@ -28,7 +28,7 @@ from app.checkcall.policy import SideEffect
 from app.checkcall.provenance import TAINTED, TRUSTED, EventRecord, SourceKind
 from app.checkcall.rules import ValueVerdict
 from app.checkcall.segments import Label
-from app.extraction.schemas import Origin
+from app.domain.vocabulary import Origin
 
 OP_OF_SIDE_EFFECT = {
     SideEffect.read: "read",

@@ -17,8 +17,7 @@ from enum import StrEnum
 from app.checkcall.normalize import SinkValue
 from app.checkcall.policy import Allowlist
 from app.checkcall.segments import Label, TextAnalysis, analyze_cached, sentence_cue
-from app.extraction.schemas import Origin
-from app.models.enums import NodeState
+from app.domain.vocabulary import NodeState, Origin
 
 
 class SourceKind(StrEnum):

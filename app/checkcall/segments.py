@@ -34,7 +34,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from enum import StrEnum
 
-from app.extraction.schemas import Origin
+from app.domain.vocabulary import Origin
 
 
 class Label(StrEnum):

@@ -34,12 +34,12 @@ from app.checkcall.schemas import (
     ToolCall,
     ValueProvenance,
 )
+from app.core import spans
 from app.core.auth import Principal
+from app.domain.vocabulary import Origin
 from app.events import repository as events_repository
-from app.extraction.schemas import Origin
 from app.models import ToolCheck
 from app.models.base import utcnow
-from app.provenance import spans
 
 CHECK_CALLS = Counter("capture_check_calls_total", "Tool-call checks", ["decision"])
 CHECK_CALL_SECONDS = Histogram(

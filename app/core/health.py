@@ -32,9 +32,9 @@ def readyz() -> JSONResponse:
     settings = get_settings()
     if settings.broker_url:
         try:
-            from workers.celery_app import celery_app
+            from app import registry
 
-            with celery_app.connection_for_write() as conn:
+            with registry.celery_app().connection_for_write() as conn:
                 conn.ensure_connection(max_retries=1, timeout=2)
             checks["broker"] = "ok"
         except Exception as exc:

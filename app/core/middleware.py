@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from app.core.metrics import HTTP_REQUESTS, HTTP_SECONDS
-from app.provenance.spans import new_trace_id, trace_id_from_traceparent
+from app.core.spans import new_trace_id, trace_id_from_traceparent
 
 # Whole request bodies above this are refused before parsing (fields have their own limits).
 MAX_BODY_BYTES = 256 * 1024

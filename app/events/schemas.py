@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.core.config import get_settings
-from app.extraction.schemas import Origin
+from app.domain.vocabulary import Origin
 
 EXTERNAL_ID = r"^[A-Za-z0-9][A-Za-z0-9._:@\-]{0,127}$"
 # Events may be replayed from the past; one from the future beyond clock skew is an error.

@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app import pipeline
+from app.core import spans
 from app.core.auth import Principal
 from app.core.db import after_commit
 from app.core.errors import Conflict, NotFound
@@ -19,7 +20,6 @@ from app.events import repository
 from app.events.schemas import DecisionOut, EventCreate, EventDetail, HypothesisOut, NodeChangeOut
 from app.models import AgentSession, Decision, Event, HypothesisRow, User
 from app.models.enums import EventStatus
-from app.provenance import spans
 
 
 @dataclass(slots=True)

@@ -25,16 +25,15 @@ from typing import Literal
 
 from pydantic import ValidationError
 
-from app.extraction.base import EventInput
-from app.extraction.schemas import (
+from app.domain.claims import (
     GLOBAL_SCOPE,
-    Direction,
     Extraction,
     Hypothesis,
     ProtectedAttributeError,
-    Timescale,
     protected_category,
 )
+from app.domain.extractor import EventInput
+from app.domain.vocabulary import Direction, Timescale
 from app.extraction.taxonomy import (
     DIMENSIONS,
     SCOPE_DOMAINS_BY_NAME,

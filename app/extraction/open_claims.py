@@ -17,13 +17,8 @@ import re
 from pydantic import ValidationError
 
 from app.checkcall.normalize import content_entities
-from app.extraction.schemas import (
-    Direction,
-    Hypothesis,
-    Origin,
-    ProtectedAttributeError,
-    Timescale,
-)
+from app.domain.claims import Hypothesis, ProtectedAttributeError
+from app.domain.vocabulary import Direction, Origin, Timescale
 
 OPEN_SUBJECT_PREFIX = "open:"
 # What an extractor's answer names an open claim by, before its subject is the digest.

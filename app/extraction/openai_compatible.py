@@ -32,18 +32,17 @@ import httpx
 from pydantic import ValidationError
 
 from app.core.config import get_settings
-from app.extraction.base import EventInput, Extractor
-from app.extraction.deterministic import claim_text, split_sentences
-from app.extraction.open_claims import OPEN_READING, OPEN_VALUE, open_hypothesis
-from app.extraction.schemas import (
+from app.domain.claims import (
     GLOBAL_SCOPE,
-    Direction,
     Extraction,
     Hypothesis,
     ProtectedAttributeError,
-    Timescale,
     protected_category,
 )
+from app.domain.extractor import EventInput, Extractor
+from app.domain.vocabulary import Direction, Timescale
+from app.extraction.deterministic import claim_text, split_sentences
+from app.extraction.open_claims import OPEN_READING, OPEN_VALUE, open_hypothesis
 from app.extraction.taxonomy import DIMENSIONS, DIMENSIONS_BY_NAME, SCOPE_DOMAINS
 
 logger = logging.getLogger(__name__)

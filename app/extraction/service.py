@@ -6,8 +6,10 @@ from functools import lru_cache
 
 from sqlalchemy.orm import Session
 
-from app.extraction.base import EventInput, Extractor
-from app.extraction.schemas import Extraction, Hypothesis, Origin
+from app import registry
+from app.domain.claims import Extraction, Hypothesis
+from app.domain.extractor import EventInput, Extractor
+from app.domain.vocabulary import Origin
 from app.extraction.voice import split_voices
 from app.ledger import repository as ledger_repository
 from app.models import Event, HypothesisRow
@@ -21,10 +23,7 @@ def get_extractor(name: str = "deterministic") -> Extractor:
         extractor: Extractor = DeterministicExtractor()
         return extractor
     if name == "learned":
-        from workers.extraction.infer import load_extractor
-
-        learned: Extractor = load_extractor()
-        return learned
+        return registry.learned_extractor()
     if name == "openai_compatible":
         from app.extraction.openai_compatible import OpenAICompatibleExtractor
 

@@ -11,16 +11,16 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.core import spans
 from app.core.auth import AgentPrincipal, Principal
 from app.core.db import get_db
 from app.core.errors import Conflict, InvalidInput, NotFound, responses
+from app.domain.vocabulary import ClarificationStatus, NodeState
 from app.events import repository as events_repository
 from app.events.schemas import EXTERNAL_ID
 from app.ledger.service import promote, retire, supersede_conflicting
 from app.models import Clarification, Node
 from app.models.base import utcnow
-from app.models.enums import ClarificationStatus, NodeState
-from app.provenance import spans
 
 router = APIRouter(prefix="/v1/clarifications", tags=["clarifications"])
 

@@ -17,10 +17,9 @@ import uuid
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.extraction.schemas import Origin
+from app.domain.vocabulary import ClarificationStatus, NodeState, Origin
 from app.gate.service import may_ask
 from app.models import Clarification, Event, Node
-from app.models.enums import ClarificationStatus, NodeState
 
 
 def ask_next(db: Session, event: Event) -> uuid.UUID | None:

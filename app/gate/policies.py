@@ -8,157 +8,41 @@ writes. The learned gate (issue 4) implements the same interface.
 
 from __future__ import annotations
 
-import math
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Protocol, get_args
+from typing import get_args
 
+from app import registry
 from app.core.config import AdmissionPolicyName
-from app.extraction.schemas import GLOBAL_SCOPE, Hypothesis, Origin
+from app.domain.gate import AdmissionPolicy, GateDecision, GateInput, NodeFields, RelatedNode
+from app.domain.relation import ClaimFields
+from app.domain.vocabulary import ACTIONS, Action, NodeState, Origin
 from app.ledger.constants import EDGE_MIN_PROBABILITY
-from app.ledger.relations import ClaimFields, Relation, relate
-from app.models.enums import ACTIONS, Action, NodeState
+from app.ledger.relations import relate
 
 
-@dataclass(frozen=True, slots=True)
-class RelatedNode:
-    """An existing node near the hypothesis, with its relation to it."""
-
-    node_id: uuid.UUID
-    subject: str
-    value: str | None
-    direction: str
-    scope: str
-    layer: str
-    state: str
-    confidence: float
-    recorded_at: datetime
-    cosine: float
-    relation: Relation
-
-    @classmethod
-    def of(
-        cls,
-        node_id: uuid.UUID,
-        node: NodeFields,
-        new: ClaimFields,
-        cosine: float,
-        confidence: float,
-    ) -> RelatedNode:
-        """An existing node (a ledger row, or the training ledger's copy) and its relation
-        to the new claim: one construction for the service and for training."""
-        return cls(
-            node_id=node_id,
-            subject=node.subject,
-            value=node.value,
-            direction=node.direction,
-            scope=node.scope,
-            layer=node.layer,
-            state=node.state,
-            confidence=confidence,
-            recorded_at=node.recorded_at,
-            cosine=cosine,
-            relation=relate(new, ClaimFields(node.subject, node.value, node.direction), cosine),
-        )
-
-
-class NodeFields(Protocol):
-    """What RelatedNode.of reads of a node."""
-
-    @property
-    def subject(self) -> str: ...
-    @property
-    def value(self) -> str | None: ...
-    @property
-    def direction(self) -> str: ...
-    @property
-    def scope(self) -> str: ...
-    @property
-    def layer(self) -> str: ...
-    @property
-    def state(self) -> str: ...
-    @property
-    def recorded_at(self) -> datetime: ...
-
-
-@dataclass(frozen=True, slots=True)
-class GateInput:
-    event_id: uuid.UUID
-    hypothesis: Hypothesis
-    origin: Origin
-    occurred_at: datetime
-    # log(1 + Δt) input of the gate; seconds since this user's previous event (None: first).
-    seconds_since_last_event: float | None
-    new_session: bool
-    related: tuple[RelatedNode, ...]
-    # The policy's own per-user latent state as it last stored it (None: none yet). Only a
-    # state written by this policy name and version is ever passed in.
-    latent: bytes | None = None
-    # The policy asks and the user's question budget allows asking now
-    # (app/gate/service.may_ask); a policy that would ask decides silently otherwise.
-    may_ask: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class EventView:
-    """What a stateful policy reads of every event, preference or not (see `advance`)."""
-
-    event_id: uuid.UUID
-    text: str
-    origin: Origin
-    occurred_at: datetime
-    seconds_since_last_event: float | None
-    new_session: bool
-
-
-@dataclass(slots=True)
-class GateDecision:
-    action: Action
-    probabilities: dict[Action, float]
-    authenticity: float
-    targets: list[uuid.UUID] = field(default_factory=list)
-    reasons: list[str] = field(default_factory=list)
-    # The latent state to persist after this decision (None: keep what is stored).
-    latent: bytes | None = None
-
-    @property
-    def entropy(self) -> float:
-        entropy = -sum(p * math.log(p) for p in self.probabilities.values() if p > 0.0)
-        return entropy if entropy > 0.0 else 0.0  # never -0.0 for a one-hot distribution
-
-
-class AdmissionPolicy(Protocol):
-    name: str
-    version: str
-    # Whether nodes get timescale layers (else every node is `stable`) and whether a
-    # stable node needs repeated authenticated evidence before it is revised.
-    layered: bool
-    guard_stable: bool
-
-    def decide(self, gate_input: GateInput) -> GateDecision: ...
-
-
-class AdvancingPolicy(AdmissionPolicy, Protocol):
-    """A policy whose latent state reads every event (the learned gates: h(t) integrates over
-    each gap and takes a GRU update per event, preference or not). The pipeline calls
-    `advance` once per event, before any `decide` for its hypotheses, and stores the latent
-    it returns on the user's GateState in the event's transaction; policies without it are
-    unaffected."""
-
-    def advance(self, event: EventView, latent: bytes | None) -> bytes: ...
-
-
-# A decision's reason when the policy would have asked but the user's question budget was
-# spent: the ledger keeps the question for later (a `deferred` clarification).
-QUESTION_BUDGET_SPENT = "question_budget_spent"
-
-
-def asks_questions(policy: AdmissionPolicy) -> bool:
-    """Whether the policy asks clarifying questions: the learned gates' `clarify` switch (the
-    heuristic policies have none and never ask)."""
-    return bool(getattr(policy, "clarify", False))
+def related_node(
+    node_id: uuid.UUID,
+    node: NodeFields,
+    new: ClaimFields,
+    cosine: float,
+    confidence: float,
+) -> RelatedNode:
+    """An existing node (a ledger row, or the training ledger's copy) and its relation
+    to the new claim: one construction for the service and for training."""
+    return RelatedNode(
+        node_id=node_id,
+        subject=node.subject,
+        value=node.value,
+        direction=node.direction,
+        scope=node.scope,
+        layer=node.layer,
+        state=node.state,
+        confidence=confidence,
+        recorded_at=node.recorded_at,
+        cosine=cosine,
+        relation=relate(new, ClaimFields(node.subject, node.value, node.direction), cosine),
+    )
 
 
 def one_hot(action: Action) -> dict[Action, float]:
@@ -270,17 +154,14 @@ def _supersession(gate_input: GateInput, authenticity: float) -> GateDecision:
 
 
 class _LearnedPolicy:
-    """Registry entry for a learned gate in workers.gate.infer; calling it loads the policy
+    """A learned gate's entry in POLICIES; calling it loads the policy through app.registry
     (torch is imported on first use, never when app.* is imported)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
 
     def __call__(self) -> AdmissionPolicy:
-        from workers.gate.infer import LEARNED_POLICIES
-
-        policy: AdmissionPolicy = LEARNED_POLICIES[self.name]()
-        return policy
+        return registry.learned_policy(self.name)
 
 
 HEURISTIC_POLICIES: dict[str, Callable[[], AdmissionPolicy]] = {
@@ -309,13 +190,14 @@ def get_policy(name: str) -> AdmissionPolicy:
 
 
 __all__ = [
-    "GLOBAL_SCOPE",
-    "AdmissionPolicy",
-    "AdvancingPolicy",
-    "EventView",
-    "GateDecision",
-    "GateInput",
-    "RelatedNode",
+    "HEURISTIC_POLICIES",
+    "POLICIES",
+    "FullHistory",
+    "ProvenanceOnly",
+    "Recency",
+    "StateMem",
     "get_policy",
     "one_hot",
+    "related_node",
+    "supporting_nodes",
 ]

@@ -10,14 +10,15 @@ from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
-from app.extraction.schemas import Hypothesis, Origin
-from app.gate.policies import AdmissionPolicy, GateDecision, GateInput, RelatedNode
+from app.domain.claims import Hypothesis
+from app.domain.gate import AdmissionPolicy, GateDecision, GateInput
+from app.domain.relation import ClaimFields
+from app.domain.vocabulary import Action, Origin
+from app.gate.policies import related_node
 from app.ledger import repository as ledger_repository
-from app.ledger.relations import ClaimFields
 from app.ledger.service import decayed_confidence
 from app.models import Clarification, Decision, Event, GateState, HypothesisRow, Node
 from app.models.base import utcnow
-from app.models.enums import Action
 
 
 def lock_state(
@@ -87,7 +88,7 @@ def build_input(
             else 0.0
         )
         confidence = decayed_confidence(node, event.occurred_at)
-        related.append(RelatedNode.of(node.id, node, new_fields, cosine, confidence))
+        related.append(related_node(node.id, node, new_fields, cosine, confidence))
     gap = _seconds_since(state.last_event_at, event.occurred_at)
     gate_input = GateInput(
         event_id=event.id,

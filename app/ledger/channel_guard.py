@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.extraction.schemas import Origin
+from app.domain.vocabulary import Origin
 
 # The decision reason when the rule holds a claim, and when a trusted source lifted it.
 NEEDS_USER_SUPPORT = "untrusted_needs_user_support"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.models.enums import Layer
+from app.domain.vocabulary import Layer
 
 # γ per layer, per day: stable 0.01, contextual 0.1, transient 0.5.
 LAYER_DECAY_PER_DAY: dict[Layer, float] = {

@@ -9,44 +9,8 @@ emits (subject, value, direction) and the embedding similarity, behind one funct
 
 from __future__ import annotations
 
-import logging
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Protocol
-
-log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class Relation:
-    supports: float
-    contradicts: float
-
-    @property
-    def unrelated(self) -> float:
-        return max(0.0, 1.0 - self.supports - self.contradicts)
-
-
-@dataclass(frozen=True, slots=True)
-class ClaimFields:
-    subject: str
-    value: str | None
-    direction: str
-
-
-class _RelationModel(Protocol):
-    def relate(self, new: ClaimFields, old: ClaimFields, cosine: float) -> Relation: ...
-
-
-@lru_cache(maxsize=1)
-def _learned() -> _RelationModel | None:
-    try:
-        from workers.relation.infer import load_relation_model
-
-        return load_relation_model()
-    except (ImportError, OSError) as error:  # weights missing in a slim deployment
-        log.warning("learned relation model unavailable (%s); using the heuristic", error)
-        return None
+from app import registry
+from app.domain.relation import ClaimFields, Relation
 
 
 def relate(
@@ -58,7 +22,7 @@ def relate(
         from app.core.config import get_settings
 
         model = get_settings().relation_model == "learned"
-    learned = _learned() if model else None
+    learned = registry.learned_relation_model() if model else None
     if learned is not None:
         return learned.relate(new, old, cosine)
     return heuristic_relate(new, old, cosine)

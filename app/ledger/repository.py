@@ -9,8 +9,8 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from app.domain.vocabulary import ClarificationStatus, NodeState
 from app.models import Clarification, Edge, Node, NodeLineage, NodeVersion
-from app.models.enums import ClarificationStatus, NodeState
 
 
 def nodes_for_subject(db: Session, user_id: uuid.UUID, subject: str) -> Sequence[Node]:

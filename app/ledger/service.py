@@ -16,15 +16,24 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.extraction.open_claims import is_open_subject
-from app.extraction.schemas import GLOBAL_SCOPE, Hypothesis, Origin, Timescale
-from app.gate.policies import (
+from app.domain.claims import GLOBAL_SCOPE, Hypothesis
+from app.domain.gate import (
     QUESTION_BUDGET_SPENT,
     AdmissionPolicy,
     GateDecision,
     RelatedNode,
     asks_questions,
 )
+from app.domain.vocabulary import (
+    Action,
+    ClarificationStatus,
+    EdgeRelation,
+    Layer,
+    NodeState,
+    Origin,
+    Timescale,
+)
+from app.extraction.open_claims import is_open_subject
 from app.ledger import channel_guard, repository
 from app.ledger.constants import (
     CORROBORATION_MIN_AUTHENTICITY,
@@ -41,7 +50,6 @@ from app.ledger.constants import (
 )
 from app.models import Clarification, Decision, Event, HypothesisRow, Node, NodeLineage
 from app.models.base import utcnow
-from app.models.enums import Action, ClarificationStatus, EdgeRelation, Layer, NodeState
 
 # Δt after which a quarantined node's retention exp(−γq Δt) falls below φ (≈14.05 days).
 QUARANTINE_LIFETIME = timedelta(

@@ -9,13 +9,14 @@ from datetime import datetime
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
+from app.core import spans
 from app.core.auth import Principal
 from app.core.embeddings import embed_one
 from app.core.errors import InvalidInput, NotFound
+from app.domain.extractor import EventInput
+from app.domain.vocabulary import ClarificationStatus, Direction, NodeState, Origin, Timescale
 from app.events import repository as events_repository
-from app.extraction.base import EventInput
 from app.extraction.deterministic import claim_text
-from app.extraction.schemas import Direction, Origin, Timescale
 from app.extraction.service import get_extractor
 from app.extraction.taxonomy import DIMENSIONS_BY_NAME
 from app.ledger import repository
@@ -29,8 +30,6 @@ from app.ledger.schemas import (
 from app.ledger.service import decayed_confidence, promote, retire, supersede_conflicting
 from app.models import Clarification, Event, HypothesisRow, Node, NodeLineage, NodeVersion, User
 from app.models.base import utcnow
-from app.models.enums import ClarificationStatus, NodeState
-from app.provenance import spans
 
 
 def _user(db: Session, principal: Principal, external_id: str) -> User:

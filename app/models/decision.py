@@ -7,8 +7,9 @@ from sqlalchemy import ForeignKey, String
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
+from app.domain.vocabulary import Action
 from app.models.base import Base, new_id, utcnow
-from app.models.enums import Action, check_in
+from app.models.enums import check_in
 
 
 class Decision(Base):

@@ -6,8 +6,9 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
+from app.domain.vocabulary import Origin
 from app.models.base import Base, new_id, utcnow
-from app.models.enums import EventStatus, Origin, check_in
+from app.models.enums import EventStatus, check_in
 
 
 class Event(Base):

@@ -6,12 +6,13 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
+from app.domain.vocabulary import Direction, Origin, Timescale
 from app.models.base import Base, new_id, utcnow
-from app.models.enums import Direction, Origin, Timescale, check_in
+from app.models.enums import check_in
 
 
 class HypothesisRow(Base):
-    """A hypothesis extraction read from an event (see app.extraction.schemas.Hypothesis)."""
+    """A hypothesis extraction read from an event (see app.domain.claims.Hypothesis)."""
 
     __tablename__ = "hypotheses"
     __table_args__ = (

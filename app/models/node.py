@@ -7,8 +7,9 @@ from pgvector.sqlalchemy import Vector
 from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
+from app.domain.vocabulary import Direction, EdgeRelation, Layer, NodeState, Origin, Timescale
 from app.models.base import EMBEDDING_DIM, Base, new_id, utcnow
-from app.models.enums import Direction, EdgeRelation, Layer, NodeState, Origin, Timescale, check_in
+from app.models.enums import check_in
 
 
 class Node(Base):

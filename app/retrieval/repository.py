@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session, defer
 
+from app.domain.vocabulary import NodeState
 from app.models import Node, Retrieval, RetrievalResult
-from app.models.enums import NodeState
 
 
 def candidates(

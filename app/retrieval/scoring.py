@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.extraction.schemas import GLOBAL_SCOPE
+from app.domain.claims import GLOBAL_SCOPE
 
 WEIGHT_SIMILARITY = 0.55
 WEIGHT_CONFIDENCE = 0.20

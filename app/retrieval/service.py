@@ -7,6 +7,7 @@ import time
 
 from sqlalchemy.orm import Session
 
+from app.core import spans
 from app.core.auth import Principal
 from app.core.embeddings import embed_one
 from app.core.metrics import RETRIEVAL_SECONDS
@@ -15,7 +16,6 @@ from app.ledger import repository as ledger_repository
 from app.ledger.service import decayed_confidence
 from app.models import Retrieval, RetrievalResult
 from app.models.base import utcnow
-from app.provenance import spans
 from app.retrieval import repository
 from app.retrieval.schemas import (
     RetrievedMemory,

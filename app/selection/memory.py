@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.domain.claims import GLOBAL_SCOPE
+from app.domain.vocabulary import Direction, Timescale
 from app.extraction.deterministic import claim_text
-from app.extraction.schemas import GLOBAL_SCOPE, Direction, Timescale
 from app.extraction.taxonomy import DIMENSIONS_BY_NAME, SCOPE_DOMAINS_BY_NAME
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
+from app.core import spans
 from app.core.auth import Principal
 from app.core.config import get_settings
 from app.events import repository as events_repository
-from app.provenance import spans
 from app.retrieval import service as retrieval_service
 from app.retrieval.schemas import RetrievedMemory, RetrieveRequest
 from app.selection.memory import Memory

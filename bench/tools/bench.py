@@ -23,10 +23,10 @@ from app.checkcall.policy import override_policy
 from app.core import db as core_db
 from app.core.auth import Principal
 from app.core.config import REPO_ROOT
+from app.core.spans import new_trace_id
+from app.domain.vocabulary import Origin
 from app.events import service as events_service
 from app.events.schemas import EventCreate
-from app.extraction.schemas import Origin
-from app.provenance.spans import new_trace_id
 from bench.tools import latency, populations, report, runner
 from bench.tools.populations import ATTACKS, BENIGN, POPULATIONS
 from bench.tools.runner import ScenarioOutcome

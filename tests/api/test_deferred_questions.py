@@ -10,11 +10,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
+from app.domain.gate import QUESTION_BUDGET_SPENT, GateDecision, GateInput
+from app.domain.vocabulary import ACTIONS, Action
 from app.gate import policies
-from app.gate.policies import QUESTION_BUDGET_SPENT, GateDecision, GateInput
 from app.gate.service import QUESTION_BURST, QUESTION_EVERY_EVENTS
 from app.models import Tenant
-from app.models.enums import ACTIONS, Action
 from tests.api.test_memories_api import _nodes, _write
 
 

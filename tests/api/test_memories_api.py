@@ -10,11 +10,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
+from app.domain.gate import GateDecision, GateInput
+from app.domain.vocabulary import ACTIONS, Action
 from app.gate import policies
-from app.gate.policies import GateDecision, GateInput
 from app.gate.service import QUESTION_BURST, QUESTION_EVERY_EVENTS, may_ask
 from app.models import Event, Tenant
-from app.models.enums import ACTIONS, Action
 from tests.e2e.test_event_path import _text_anywhere
 
 

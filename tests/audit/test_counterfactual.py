@@ -8,13 +8,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from app.audit.counterfactual import (
-    Decoded,
-    counterfactual,
-    same_output,
-    top_cited,
-    updated_influence,
-)
+from app.audit.counterfactual import counterfactual, same_output, top_cited, updated_influence
+from app.domain.audit import Decoded
 from app.selection.memory import Memory
 from app.selection.safety import SafetyAssessment
 from app.selection.selector import Selection, SelectorConfig, decide

@@ -305,7 +305,7 @@ class TestProbes:
 def test_genuine_preferences_pass_the_protected_attribute_schema(
     small: dict[str, list[Episode]],
 ) -> None:
-    schemas = pytest.importorskip("app.extraction.schemas")
+    schemas = pytest.importorskip("app.domain.claims")
     for ep in every_episode(small):
         for ev in ep["events"]:
             if ev["label"] in ("genuine_preference", "context_specific", "literal_statement"):

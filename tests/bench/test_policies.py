@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from app.extraction.schemas import Direction, Hypothesis, Origin
-from app.gate.policies import POLICIES, GateInput, RelatedNode
-from app.ledger.relations import Relation
-from app.models.enums import Action
+from app.domain.claims import Hypothesis
+from app.domain.gate import GateInput, RelatedNode
+from app.domain.relation import Relation
+from app.domain.vocabulary import Action, Direction, Origin
+from app.gate.policies import POLICIES
 from bench import policies
 
 NOW = datetime(2024, 3, 1, tzinfo=UTC)

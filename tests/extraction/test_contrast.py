@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 from sqlalchemy.orm import Session
 
+from app.domain.claims import Extraction
+from app.domain.extractor import EventInput
+from app.domain.vocabulary import Origin
 from app.extraction import service as extraction_service
-from app.extraction.base import EventInput
-from app.extraction.schemas import Extraction, Origin
 from app.models import Event
 from tests.ledger.conftest import LedgerDriver
 from workers.extraction.contrast import (

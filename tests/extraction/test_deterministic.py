@@ -12,17 +12,10 @@ from datetime import UTC, datetime
 import pytest
 from pydantic import ValidationError
 
-from app.extraction.base import EventInput, Extractor
+from app.domain.claims import Extraction, Hypothesis, ProtectedAttributeError, protected_category
+from app.domain.extractor import EventInput, Extractor
+from app.domain.vocabulary import Direction, Origin, Timescale
 from app.extraction.deterministic import DeterministicExtractor, claim_text, split_sentences
-from app.extraction.schemas import (
-    Direction,
-    Extraction,
-    Hypothesis,
-    Origin,
-    ProtectedAttributeError,
-    Timescale,
-    protected_category,
-)
 from app.extraction.taxonomy import (
     DIMENSIONS,
     DIMENSIONS_BY_NAME,

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app.extraction.base import EventInput
-from app.extraction.schemas import Origin
+from app.domain.extractor import EventInput
+from app.domain.vocabulary import Origin
 from workers.extraction.everyday_chatter import (
     EVERYDAY_TOPICS,
     FRAMES,

@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app.extraction.base import EventInput
-from app.extraction.schemas import Origin
+from app.domain.extractor import EventInput
+from app.domain.vocabulary import Origin
 from workers.extraction.infer import LearnedExtractor, load_extractor
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)

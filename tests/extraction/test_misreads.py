@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from app.extraction.schemas import Hypothesis, Origin
+from app.domain.claims import Hypothesis
+from app.domain.vocabulary import Origin
 from workers.common.episodes import EventRecord
 from workers.extraction.metrics import revision_misreads
 

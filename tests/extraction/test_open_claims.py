@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.domain.vocabulary import Direction, Origin, Timescale
 from app.extraction.open_claims import (
     OPEN_MAX_CHARS,
     OPEN_VALUE,
@@ -11,7 +12,6 @@ from app.extraction.open_claims import (
     open_statement,
     open_subject,
 )
-from app.extraction.schemas import Direction, Origin, Timescale
 from workers.extraction.open_preferences import (
     OPEN_DIMENSION,
     PREFERENCE_FRAMES,

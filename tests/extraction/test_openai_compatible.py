@@ -22,9 +22,11 @@ from pydantic import ValidationError
 
 from app.core import config
 from app.core.config import Settings
+from app.domain.claims import Extraction
+from app.domain.extractor import EventInput, Extractor
+from app.domain.vocabulary import Direction, Origin, Timescale
 from app.extraction import openai_compatible as oc
 from app.extraction import service as extraction_service
-from app.extraction.base import EventInput, Extractor
 from app.extraction.open_claims import is_open_subject
 from app.extraction.openai_compatible import (
     MAX_HYPOTHESES_PER_EVENT,
@@ -34,7 +36,6 @@ from app.extraction.openai_compatible import (
     extractor_version,
     response_schema,
 )
-from app.extraction.schemas import Direction, Extraction, Origin, Timescale
 from app.extraction.taxonomy import DIMENSIONS
 from app.models import HypothesisRow
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from app.extraction.schemas import Origin
+from app.domain.vocabulary import Origin
 from workers.common.episodes import EventRecord
 from workers.extraction.augment import (
     AUTHORED_FRAMES,

@@ -13,12 +13,13 @@ from sqlalchemy.orm import Session
 from app import pipeline
 from app.core.auth import get_or_create_tenant
 from app.core.embeddings import get_embedder
+from app.core.spans import SpanRecorder
+from app.domain.claims import Extraction, Hypothesis
+from app.domain.vocabulary import Direction, Origin, Timescale
 from app.events import repository as events_repository
-from app.extraction.schemas import Direction, Extraction, Hypothesis, Origin, Timescale
 from app.gate import service as gate_service
 from app.gate.policies import get_policy
 from app.models import Event, Node
-from app.provenance.spans import SpanRecorder
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 

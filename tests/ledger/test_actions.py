@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from app.extraction.schemas import Origin, Timescale
+from app.domain.vocabulary import Origin, Timescale
 from app.gate.service import QUESTION_BURST
 from app.ledger.service import QUARANTINE_LIFETIME, decayed_confidence, evict_expired_quarantine
 from app.models import Clarification, Decision, Edge, NodeLineage, NodeVersion
@@ -123,8 +123,9 @@ class TestScope:
     def test_scope_action_narrows(self, driver: LedgerDriver) -> None:
         import uuid
 
-        from app.gate.policies import GateDecision, GateInput, one_hot
-        from app.models.enums import Action
+        from app.domain.gate import GateDecision, GateInput
+        from app.domain.vocabulary import Action
+        from app.gate.policies import one_hot
 
         class ScopeFirst:
             name, version, layered, guard_stable = "scope_test", "1", True, False
@@ -294,9 +295,9 @@ class TestStableOverwriteRule:
 
 class TestClarify:
     def test_clarify_quarantines_and_asks(self, driver: LedgerDriver) -> None:
+        from app.domain.gate import GateDecision, GateInput
+        from app.domain.vocabulary import ACTIONS, Action
         from app.gate import policies
-        from app.gate.policies import GateDecision, GateInput
-        from app.models.enums import ACTIONS, Action
 
         class Unsure:
             name, version, layered, guard_stable = "unsure_test", "1", True, False

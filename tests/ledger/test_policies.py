@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.extraction.schemas import Origin
+from app.domain.vocabulary import Origin
 from app.gate.policies import get_policy
 from tests.ledger.conftest import LedgerDriver
 

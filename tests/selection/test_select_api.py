@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.core import spans
 from app.models import Retrieval, SpanRow
-from app.provenance import spans
 from tests.conftest import TenantKeys
 
 SHORT = "TL;DR: shipped, two small bugs left."

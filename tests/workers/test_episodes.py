@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from app.extraction.schemas import Origin
+from app.domain.vocabulary import Origin
 from workers.common.episodes import EventRecord, held_before, held_values
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from app.extraction.base import EventInput
+from app.domain.extractor import EventInput
+from app.domain.vocabulary import Direction, Origin
 from app.extraction.open_claims import is_open_subject
-from app.extraction.schemas import Direction, Origin
 from tests.workers.conftest import SLICE
 from workers.common.weights import load_npz, save_npz
 from workers.extraction.infer import (

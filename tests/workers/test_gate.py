@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 import torch
 
-from app.extraction.schemas import Hypothesis, Origin
-from app.gate.policies import EventView, GateInput, get_policy
-from app.models.enums import ACTIONS, Action
+from app.domain.claims import Hypothesis
+from app.domain.gate import EventView, GateInput
+from app.domain.vocabulary import ACTIONS, Action, Origin
+from app.gate.policies import get_policy
 from tests.workers.conftest import SLICE, SMALL_EXTRACTORS
 from workers.gate import infer
 from workers.gate.model import GateModelConfig, GateNet

@@ -6,7 +6,7 @@ import uuid
 
 import numpy as np
 
-from app.extraction.schemas import Origin
+from app.domain.vocabulary import Origin
 from workers.gate import laundering
 from workers.gate.state import GateLatent, decode, encode, header_version
 

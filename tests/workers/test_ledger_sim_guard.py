@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from app.extraction.schemas import Direction, Hypothesis, Origin, Timescale
-from app.models.enums import Action
+from app.domain.claims import Hypothesis
+from app.domain.vocabulary import Action, Direction, Origin, Timescale
 from workers.gate.ledger_sim import SimEvent, SimLedger
 
 T0 = datetime(2026, 1, 5, 9, tzinfo=UTC)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.ledger.relations import ClaimFields, relate
+from app.domain.relation import ClaimFields
+from app.ledger.relations import relate
 from tests.workers.conftest import SLICE, SMALL_EXTRACTORS
 from workers.relation.infer import RelationModel
 from workers.relation.train import RelationTrainConfig, main

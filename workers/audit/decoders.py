@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from app.audit.counterfactual import Decoder
+from app.domain.audit import AuditDecoder
+from app.selection.memory import Memory
 
 DECODERS = ("reselect", "local_lm", "openai_compatible")
 
 
-def get_decoder(name: str) -> Decoder:
+def get_decoder(name: str) -> AuditDecoder[Memory]:
     if name == "reselect":
         from workers.audit.reselect import ReselectDecoder
 

@@ -17,8 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from app.audit.counterfactual import Decoded
 from app.core.config import get_settings
+from app.domain.audit import Decoded
 from app.selection.memory import Memory
 
 log = logging.getLogger(__name__)

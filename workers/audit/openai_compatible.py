@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import httpx
 
-from app.audit.counterfactual import Decoded
 from app.core.config import get_settings
+from app.domain.audit import Decoded
 from app.selection.memory import Memory
 from workers.audit.local_lm import system_prompt
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.audit.counterfactual import Decoded
 from app.core.config import get_settings
+from app.domain.audit import Decoded
 from app.selection.memory import Memory
 from app.selection.safety import SafetyScorer, get_safety_scorer
 from app.selection.selector import Selection, SelectorConfig, decide, tied_with

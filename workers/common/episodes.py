@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from app.extraction.schemas import Origin
+from app.domain.vocabulary import Origin
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ import random
 from collections import defaultdict
 from datetime import UTC, datetime
 
-from app.extraction.schemas import Origin
+from app.domain.vocabulary import Origin
 from app.extraction.taxonomy import DIMENSIONS, compile_cues
 from workers.common.episodes import EventRecord
 from workers.extraction.blind_frames import BLIND_FRAMES

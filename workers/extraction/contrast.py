@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import numpy.typing as npt
 
-from app.extraction.schemas import Origin
+from app.domain.vocabulary import Origin
 from app.extraction.taxonomy import DIMENSIONS
 from workers.common.value_phrases import value_phrase_vectors
 from workers.extraction.revision_side import distinct_span, outer_mentions

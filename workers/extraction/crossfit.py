@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from app.extraction.base import EventInput
-from app.extraction.schemas import Extraction, Hypothesis
+from app.domain.claims import Extraction, Hypothesis
+from app.domain.extractor import EventInput
 from app.extraction.spelling import Speller, load_speller, save_lexicon
 from workers.common.embedding_cache import EmbeddingCache
 from workers.common.episodes import Episode, EventRecord, events_of, held_before

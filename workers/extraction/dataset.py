@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from app.extraction.base import EventInput
+from app.domain.extractor import EventInput
 from app.extraction.deterministic import DeterministicExtractor
 from workers.common.embedding_cache import EmbeddingCache
 from workers.common.episodes import EventRecord

@@ -26,7 +26,7 @@ import random
 from datetime import UTC, datetime
 from typing import Literal
 
-from app.extraction.schemas import Origin
+from app.domain.vocabulary import Origin
 from workers.common.episodes import EventRecord
 
 Family = Literal["train", "dev"]

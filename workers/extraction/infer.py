@@ -29,15 +29,10 @@ import numpy.typing as npt
 from pydantic import ValidationError
 
 from app.core.embeddings import Embedder, get_embedder
-from app.extraction.base import EventInput
+from app.domain.claims import Extraction, Hypothesis, ProtectedAttributeError, protected_category
+from app.domain.extractor import EventInput
 from app.extraction.deterministic import DeterministicExtractor, claim_text
 from app.extraction.open_claims import open_hypothesis, open_refusal
-from app.extraction.schemas import (
-    Extraction,
-    Hypothesis,
-    ProtectedAttributeError,
-    protected_category,
-)
 from app.extraction.spelling import Speller, load_speller
 from app.extraction.taxonomy import DIMENSIONS
 from workers.common import npmlp

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.extraction.base import EventInput, Extractor
+from app.domain.claims import Extraction, Hypothesis
+from app.domain.extractor import EventInput, Extractor
 from app.extraction.open_claims import is_open_subject
-from app.extraction.schemas import Extraction, Hypothesis
 from workers.common.episodes import EventRecord, held_before
 from workers.extraction.everyday_chatter import MENTION_TOPICS
 

@@ -24,7 +24,7 @@ import random
 from datetime import UTC, datetime
 from typing import Literal
 
-from app.extraction.schemas import Origin
+from app.domain.vocabulary import Origin
 from workers.common.episodes import EventRecord
 
 # The subject an open claim is filed under in training labels (`dataset.build_rows`).

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.extraction.schemas import GLOBAL_SCOPE, Direction, Hypothesis, Origin, Timescale
+from app.domain.claims import GLOBAL_SCOPE, Hypothesis
+from app.domain.vocabulary import Direction, Origin, Timescale
 from app.extraction.taxonomy import DIMENSIONS, SCOPE_DOMAINS_BY_NAME
 from app.models.base import EMBEDDING_DIM
 

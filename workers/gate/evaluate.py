@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
-from app.models.enums import ACTIONS, Action
+from app.domain.vocabulary import ACTIONS, Action
 from workers.gate.batch import collate
 from workers.gate.model import GateNet
 from workers.gate.replay import IGNORE, GateSequence

@@ -20,10 +20,10 @@ from datetime import datetime
 import numpy as np
 import numpy.typing as npt
 
-from app.extraction.schemas import GLOBAL_SCOPE, Direction, Hypothesis, Origin, Timescale
-from app.gate.policies import RelatedNode
+from app.domain.claims import GLOBAL_SCOPE, Hypothesis
+from app.domain.gate import RelatedNode
+from app.domain.vocabulary import Direction, Layer, NodeState, Origin, Timescale
 from app.ledger.constants import SECONDS_PER_DAY
-from app.models.enums import Layer, NodeState
 from workers.gate.laundering import SIGNAL_FEATURES
 
 ORIGINS: tuple[Origin, ...] = tuple(Origin)

@@ -23,16 +23,10 @@ import numpy as np
 import torch
 
 from app.core.embeddings import get_embedder
+from app.domain.gate import QUESTION_BUDGET_SPENT, EventView, GateDecision, GateInput
+from app.domain.vocabulary import ACTIONS, Action, Origin
 from app.extraction.open_claims import is_open_subject
-from app.extraction.schemas import Origin
-from app.gate.policies import (
-    QUESTION_BUDGET_SPENT,
-    EventView,
-    GateDecision,
-    GateInput,
-    supporting_nodes,
-)
-from app.models.enums import ACTIONS, Action
+from app.gate.policies import supporting_nodes
 from workers.common.weights import digest
 from workers.gate import injection, laundering
 from workers.gate.batch import drop_provenance

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from app.extraction.schemas import Origin
+from app.domain.vocabulary import Origin
 
 SKETCH_SIZE = 64  # bottom-k hashes kept per untrusted event
 MEMORY_SIZE = 8  # recent untrusted events remembered per user

@@ -25,8 +25,11 @@ from datetime import datetime
 import numpy as np
 import numpy.typing as npt
 
-from app.extraction.schemas import GLOBAL_SCOPE, Hypothesis, Origin, Timescale
-from app.gate.policies import RelatedNode
+from app.domain.claims import GLOBAL_SCOPE, Hypothesis
+from app.domain.gate import RelatedNode
+from app.domain.relation import ClaimFields
+from app.domain.vocabulary import Action, Layer, NodeState, Origin, Timescale
+from app.gate.policies import related_node
 from app.ledger.constants import (
     CORROBORATION_MIN_AUTHENTICITY,
     CORROBORATION_MIN_COSINE,
@@ -37,9 +40,7 @@ from app.ledger.constants import (
     SECONDS_PER_DAY,
     STABLE_OVERWRITE_MIN_CONFIDENCE,
 )
-from app.ledger.relations import ClaimFields
 from app.ledger.service import enough_stable_evidence
-from app.models.enums import Action, Layer, NodeState
 
 _ACTIVE, _QUARANTINED = NodeState.active.value, NodeState.quarantined.value
 
@@ -118,8 +119,8 @@ class SimLedger:
             if node.subject != hypothesis.subject or node.state not in (_ACTIVE, _QUARANTINED):
                 continue
             cosine = float(np.dot(claim_embedding, node.embedding))
-            out.append(RelatedNode.of(node.node_id, node, new, cosine,
-                                      node.decayed_confidence(at)))
+            out.append(related_node(node.node_id, node, new, cosine,
+                                    node.decayed_confidence(at)))
         return out
 
     # --- applying an action -------------------------------------------------------------

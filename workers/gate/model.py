@@ -20,8 +20,8 @@ from typing import Any, Literal
 import torch
 from torch import nn
 
+from app.domain.vocabulary import ACTIONS
 from app.models.base import EMBEDDING_DIM
-from app.models.enums import ACTIONS
 from workers.gate.features import CONTEXT_FEATURES, EVENT_SCALARS
 
 Variant = Literal["ode", "discrete", "transformer"]

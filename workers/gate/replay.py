@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from app.extraction.schemas import GLOBAL_SCOPE, Hypothesis
-from app.gate.policies import RelatedNode
-from app.models.enums import ACTIONS, Action, NodeState
+from app.domain.claims import GLOBAL_SCOPE, Hypothesis
+from app.domain.gate import RelatedNode
+from app.domain.vocabulary import ACTIONS, Action, NodeState
 from workers.common.episodes import Episode, EventRecord
 from workers.gate import laundering
 from workers.gate.features import context_features, event_scalars, gap_days

@@ -5,10 +5,10 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
-from app.extraction.schemas import GLOBAL_SCOPE, Hypothesis
-from app.gate.policies import RelatedNode
+from app.domain.claims import GLOBAL_SCOPE, Hypothesis
+from app.domain.gate import RelatedNode
+from app.domain.vocabulary import Action, NodeState
 from app.ledger.constants import CORROBORATION_MIN_AUTHENTICITY, EDGE_MIN_PROBABILITY
-from app.models.enums import Action, NodeState
 
 _ACTIVE = NodeState.active.value
 _QUARANTINED = NodeState.quarantined.value

@@ -24,8 +24,8 @@ import torch
 from torch import nn
 
 from app.core.config import REPO_ROOT
-from app.extraction.schemas import Hypothesis
-from app.models.enums import ACTIONS
+from app.domain.claims import Hypothesis
+from app.domain.vocabulary import ACTIONS
 from workers.common.embedding_cache import EmbeddingCache, training_cache
 from workers.common.episodes import Episode, ensure_bench_data, load_split
 from workers.common.progress import configure, log, seed_everything

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from app.domain.relation import ClaimFields
 from app.extraction.taxonomy import DIMENSIONS
-from app.ledger.relations import ClaimFields
 from workers.common.value_phrases import PHRASES, value_phrase_vectors
 
 SUBJECTS: tuple[str, ...] = tuple(d.name for d in DIMENSIONS)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from app.ledger.relations import ClaimFields, Relation
+from app.domain.relation import ClaimFields, Relation
 from workers.common import npmlp
 from workers.common.weights import digest, load_npz
 from workers.relation.features import relation_features

@@ -23,8 +23,9 @@ import torch
 from torch import nn
 
 from app.core.config import REPO_ROOT
-from app.extraction.schemas import Hypothesis
-from app.ledger.relations import ClaimFields, relate
+from app.domain.claims import Hypothesis
+from app.domain.relation import ClaimFields
+from app.ledger.relations import relate
 from workers.common.embedding_cache import EmbeddingCache, training_cache
 from workers.common.episodes import Episode, EventRecord, ensure_bench_data, load_split
 from workers.common.progress import configure, log, seed_everything

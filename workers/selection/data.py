@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from app.extraction.schemas import GLOBAL_SCOPE
+from app.domain.claims import GLOBAL_SCOPE
 from app.selection.memory import Memory
 
 DEFAULT_SEED = 0

@@ -12,25 +12,10 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from app.domain.vocabulary import Direction, Origin, Timescale
+
 MAX_CLAIM_CHARS = 512
 GLOBAL_SCOPE = "global"
-
-
-class Origin(StrEnum):
-    user = "user"
-    retrieved_document = "retrieved_document"
-    tool_output = "tool_output"
-    shared_file = "shared_file"
-
-
-class Direction(StrEnum):
-    prefer = "prefer"
-    avoid = "avoid"
-
-
-class Timescale(StrEnum):
-    permanent = "permanent"
-    situational = "situational"
 
 
 class ProtectedCategory(StrEnum):

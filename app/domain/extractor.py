@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from app.extraction.schemas import Extraction, Origin
+from app.domain.claims import Extraction
+from app.domain.vocabulary import Origin
 
 
 @dataclass(frozen=True, slots=True)
