@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+from fastapi.testclient import TestClient
 from pydantic import BaseModel
 
 from app.audit.schemas import AuditRequest
@@ -13,6 +14,7 @@ from app.core.config import REPO_ROOT
 from app.events.schemas import EventCreate
 from app.gate.clarifications import ClarificationAnswer
 from app.ledger.schemas import NodePatch
+from app.main import create_app
 from app.openapi import render_openapi
 from app.retrieval.schemas import RetrieveRequest
 from app.selection.schemas import SelectRequest
@@ -107,3 +109,11 @@ class TestOpenApiSpec:
         assert "tool_output" in enum_of("RetrievedMemory", "origin")
         assert "deferred" in enum_of("ClarificationOut", "status")
         assert "quarantine" in enum_of("DecisionOut", "action")
+
+    def test_docs_let_a_user_authorize_with_a_key(self) -> None:
+        with TestClient(create_app()) as client:
+            docs = client.get("/docs")
+            spec = client.get("/openapi.json").json()
+        assert docs.status_code == 200
+        assert '"persistAuthorization": true' in docs.text
+        assert spec["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
