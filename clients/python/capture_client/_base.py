@@ -13,7 +13,7 @@ from typing import Any, Literal, Self
 from urllib.parse import quote
 
 import httpx
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
 from capture_client._retry import RetryPolicy
 from capture_client.errors import CaptureError
@@ -116,10 +116,10 @@ def parse(operation: Operation, response: httpx.Response) -> Any:
     return _ADAPTERS[operation.operation_id].validate_json(response.content)
 
 
-def dump(body: Any) -> bytes:
-    """A request body as JSON; unset optional fields are left out, as the service expects."""
-    data: bytes = TypeAdapter(type(body)).dump_json(body, exclude_none=True)
-    return data
+def dump(body: BaseModel) -> bytes:
+    """A request body as JSON, optional fields left out when None (values inside tool
+    arguments are kept as they are)."""
+    return body.model_dump_json(exclude_none=True).encode()
 
 
 def new_idempotency_key() -> str:

@@ -10,6 +10,7 @@ from types import TracebackType
 from typing import Any, Literal
 
 import httpx
+from pydantic import BaseModel
 
 from capture_client._base import (
     DEFAULT_TIMEOUT,
@@ -94,7 +95,7 @@ class Capture(ClientBase):
     def _call(
         self,
         operation_id: str,
-        body: Any = None,
+        body: BaseModel | None = None,
         params: Mapping[str, str | int] | None = None,
         **path_params: object,
     ) -> Any:
