@@ -223,10 +223,11 @@ def export_openapi(
     / "openapi.json",
 ) -> None:
     """Write the OpenAPI spec generated from the app."""
+    from app.main import create_app
     from app.openapi import render_openapi
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render_openapi())
+    out.write_text(render_openapi(create_app()))
     print(f"wrote {os.path.relpath(out)}")
 
 

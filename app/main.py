@@ -18,6 +18,7 @@ from app.events.router import router as events_router
 from app.gate.clarifications import router as clarifications_router
 from app.ledger.router import events_router as user_events_router
 from app.ledger.router import router as nodes_router
+from app.openapi import SWAGGER_UI_PARAMETERS, install_openapi, operation_id
 from app.provenance.router import router as provenance_router
 from app.retrieval.router import router as retrieval_router
 from app.selection.router import router as selection_router
@@ -25,7 +26,8 @@ from app.selection.router import router as selection_router
 API_DESCRIPTION = """Capture governs an LLM agent's long-term memory of its user.
 
 Agents write events and read admitted memories; auditors query provenance. Every request
-needs an API key: `Authorization: Bearer cap_…`. Errors share one shape:
+needs an API key: `Authorization: Bearer cap_…` (in /docs, paste it under **Authorize**).
+Errors share one shape:
 `{"error": {"code": "...", "message": "...", "details": {...}}}`.
 """
 
@@ -38,7 +40,14 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
 
 
 def create_app() -> FastAPI:
-    app = FastAPI(title="Capture", version="0.1.0", description=API_DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(
+        title="Capture",
+        version="0.1.0",
+        description=API_DESCRIPTION,
+        lifespan=lifespan,
+        generate_unique_id_function=operation_id,
+        swagger_ui_parameters=SWAGGER_UI_PARAMETERS,
+    )
     app.add_middleware(RequestContextMiddleware)
     install_error_handlers(app)
     for router in (
@@ -54,4 +63,5 @@ def create_app() -> FastAPI:
         provenance_router,
     ):
         app.include_router(router)
+    install_openapi(app)
     return app

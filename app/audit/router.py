@@ -20,6 +20,7 @@ router = APIRouter(prefix="/v1/audit", tags=["audit"])
     response_model=AuditAccepted,
     responses=responses(InvalidInput),
     summary="Audit a response's citations by counterfactual re-decoding",
+    operation_id="create_audit",
 )
 def request_audit(
     body: AuditRequest,

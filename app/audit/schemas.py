@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -12,8 +13,24 @@ from app.selection.schemas import MAX_CANDIDATES
 MAX_CITED = 32
 
 
+AuditStatus = Literal["pending", "done", "failed"]
+
+
 class AuditRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "user_id": "alice",
+                    "session_id": "s3",
+                    "prompt": "Summarize the meeting notes.",
+                    "response": "Three decisions: ship Friday, hire one, move the offsite.",
+                    "cited_node_ids": ["3f6c1d2e-8a4b-4f0e-9c7d-5b2a1e8f3c64"],
+                }
+            ]
+        },
+    )
 
     user_id: str = Field(pattern=EXTERNAL_ID)
     session_id: str = Field(pattern=EXTERNAL_ID)
@@ -49,7 +66,7 @@ class AuditRequest(BaseModel):
 
 class AuditAccepted(BaseModel):
     audit_id: uuid.UUID
-    status: str
+    status: AuditStatus
     decoder: str
     trace_id: str
 
@@ -57,7 +74,8 @@ class AuditAccepted(BaseModel):
 class CitationOut(BaseModel):
     node_id: uuid.UUID
     rank: int = Field(description="Position among the cited nodes by retrieval rank (0 = top).")
-    status: str = Field(description="`audited` (top three), `beyond_top_k`, or `not_active`.")
+    status: Literal["audited", "beyond_top_k", "not_active"] = Field(
+        description="`audited` (top three), `beyond_top_k`, or `not_active`.")
     influence: float | None = Field(description="Inf(n) = U(y_factual) − U(y without n)")
     counterfactual_utility: float | None
     selection_changed: bool | None
@@ -67,7 +85,7 @@ class CitationOut(BaseModel):
 
 class AuditOut(BaseModel):
     audit_id: uuid.UUID
-    status: str = Field(description="`pending`, `done` or `failed`.")
+    status: AuditStatus = Field(description="`pending`, `done` or `failed`.")
     decoder: str
     trace_id: str
     retrieval_id: uuid.UUID | None

@@ -5,6 +5,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from app.checkcall.policy import SideEffect
 from app.events.schemas import EXTERNAL_ID
 
 MAX_ARGS = 64
@@ -43,7 +44,26 @@ class ArgBinding(BaseModel):
 
 
 class CheckCallRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "user_id": "alice",
+                    "session_id": "s2",
+                    "tool": {
+                        "name": "send_email",
+                        "args": {
+                            "recipients": ["dana@reyes-cpa.example"],
+                            "subject": "Q3",
+                            "body": "Attached.",
+                        },
+                    },
+                    "call_id": "call-7",
+                }
+            ]
+        },
+    )
 
     user_id: str = Field(pattern=EXTERNAL_ID)
     session_id: str = Field(pattern=EXTERNAL_ID)
@@ -122,7 +142,7 @@ class CheckCallResponse(BaseModel):
     triage_score: float = Field(
         description="0–1 ranking for review queues; never an input to the decision."
     )
-    side_effect: str
+    side_effect: SideEffect
     policy_version: str
     decision_id: uuid.UUID
     trace_id: str

@@ -22,6 +22,7 @@ router = APIRouter(prefix="/v1/events", tags=["events"])
     response_model=EventAccepted,
     responses=responses(Conflict, PayloadTooLarge),
     summary="Write an event the agent read",
+    operation_id="create_event",
 )
 def post_event(
     body: EventCreate,

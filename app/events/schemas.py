@@ -6,7 +6,8 @@ from datetime import UTC, datetime, timedelta
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.core.config import get_settings
-from app.domain.vocabulary import Origin
+from app.domain.vocabulary import Action, Direction, NodeState, Origin, Timescale
+from app.models.enums import EventStatus
 
 EXTERNAL_ID = r"^[A-Za-z0-9][A-Za-z0-9._:@\-]{0,127}$"
 # Events may be replayed from the past; one from the future beyond clock skew is an error.
@@ -20,7 +21,30 @@ def check_text_size(value: str, limit: int, field: str) -> str:
 
 
 class EventCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "user_id": "alice",
+                    "session_id": "s1",
+                    "origin": "user",
+                    "text": "I prefer short answers.",
+                    "occurred_at": "2026-11-01T09:00:00Z",
+                    "idempotency_key": "4f0c2a4e-5d1b-4c7e-9a51-2f3b8d6e7c10",
+                },
+                {
+                    "user_id": "alice",
+                    "session_id": "s1",
+                    "origin": "tool_output",
+                    "tool_name": "web_search",
+                    "text": "Casa Azul, Porto: rated 4.8, info@casa-azul.example",
+                    "occurred_at": "2026-11-01T09:05:00Z",
+                    "idempotency_key": "b7e2d9f1-0c3a-4e58-8d26-91a4f5c3e7b2",
+                },
+            ]
+        },
+    )
 
     user_id: str = Field(pattern=EXTERNAL_ID, description="The caller's pseudonymous user id.")
     session_id: str = Field(pattern=EXTERNAL_ID)
@@ -50,8 +74,8 @@ class EventCreate(BaseModel):
 class DecisionOut(BaseModel):
     id: uuid.UUID
     hypothesis_id: uuid.UUID
-    action: str
-    proposed_action: str | None
+    action: Action
+    proposed_action: Action | None
     probabilities: dict[str, float]
     entropy: float
     authenticity: float
@@ -66,24 +90,24 @@ class HypothesisOut(BaseModel):
     claim: str | None
     subject: str
     value: str | None
-    direction: str
+    direction: Direction
     scope: str
-    timescale: str
+    timescale: Timescale
     confidence: float
-    provenance: str
+    provenance: Origin
 
 
 class NodeChangeOut(BaseModel):
     node_id: uuid.UUID
     version: int
     change: str
-    state: str
+    state: NodeState
     decision_id: uuid.UUID | None
 
 
 class EventAccepted(BaseModel):
     event_id: uuid.UUID
-    status: str
+    status: EventStatus
     duplicate: bool = False
     trace_id: str
     decisions: list[DecisionOut] | None = None
@@ -93,7 +117,7 @@ class EventDetail(BaseModel):
     id: uuid.UUID
     user_id: str
     session_id: str
-    origin: str
+    origin: Origin
     text: str | None
     text_sha256: str
     occurred_at: datetime
@@ -101,7 +125,7 @@ class EventDetail(BaseModel):
     domain: str | None
     source_uri: str | None
     tool_name: str | None
-    status: str
+    status: EventStatus
     error_code: str | None
     erased: bool
     trace_id: str

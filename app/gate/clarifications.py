@@ -30,14 +30,19 @@ class ClarificationOut(BaseModel):
     node_id: uuid.UUID
     event_id: uuid.UUID
     question: str | None
-    status: str
+    status: ClarificationStatus
     answer: str | None
     created_at: datetime
     answered_at: datetime | None
 
 
 class ClarificationAnswer(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"answer": "confirm"}, {"answer": "scope", "scope": "work"}]
+        },
+    )
 
     answer: Literal["confirm", "reject", "scope"] = Field(
         description="confirm: remember it; reject: forget it; scope: only in `scope`."

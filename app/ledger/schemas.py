@@ -6,18 +6,20 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.domain.vocabulary import Direction, Layer, NodeState, Origin, Timescale
+
 
 class NodeOut(BaseModel):
     id: uuid.UUID
     claim: str | None
     subject: str
     value: str | None
-    direction: str
+    direction: Direction
     scope: str
-    timescale: str
-    layer: str
-    state: str
-    origin: str
+    timescale: Timescale
+    layer: Layer
+    state: NodeState
+    origin: Origin
     c0: float
     authenticity: float
     confidence_now: float
@@ -45,7 +47,12 @@ class NodePatch(BaseModel):
     backwards ("I tend to steer clear of X" stored as a preference for X); it is applied
     after a new `claim` is read."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"claim": "Prefers short answers at work", "scope": "work"}]
+        },
+    )
 
     claim: str | None = Field(default=None, min_length=1, max_length=512)
     direction: Literal["prefer", "avoid"] | None = None

@@ -15,7 +15,12 @@ from app.provenance.schemas import NodeLineageOut, SessionGraph, TraceOut
 router = APIRouter(prefix="/v1/provenance", tags=["provenance"])
 
 
-@router.get("/nodes/{node_id}", response_model=NodeLineageOut, responses=responses(NotFound))
+@router.get(
+    "/nodes/{node_id}",
+    response_model=NodeLineageOut,
+    responses=responses(NotFound),
+    operation_id="get_node_lineage",
+)
 def node_lineage(
     node_id: uuid.UUID, principal: Principal = AuditorPrincipal, db: Session = Depends(get_db)
 ) -> NodeLineageOut:
@@ -23,7 +28,12 @@ def node_lineage(
     return service.node_lineage(db, principal, node_id)
 
 
-@router.get("/sessions/{session_id}", response_model=SessionGraph, responses=responses(NotFound))
+@router.get(
+    "/sessions/{session_id}",
+    response_model=SessionGraph,
+    responses=responses(NotFound),
+    operation_id="get_session_graph",
+)
 def session_graph(
     session_id: str = Path(pattern=EXTERNAL_ID),
     user_id: str = Query(pattern=EXTERNAL_ID),
@@ -34,7 +44,12 @@ def session_graph(
     return service.session_graph(db, principal, user_id, session_id)
 
 
-@router.get("/traces/{trace_id}", response_model=TraceOut, responses=responses(NotFound))
+@router.get(
+    "/traces/{trace_id}",
+    response_model=TraceOut,
+    responses=responses(NotFound),
+    operation_id="get_trace",
+)
 def trace(
     trace_id: str = Path(pattern=r"^[0-9a-f]{32}$"),
     principal: Principal = AuditorPrincipal,

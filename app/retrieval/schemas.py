@@ -7,11 +7,25 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.core.config import get_settings
+from app.domain.vocabulary import Direction, Layer, Origin
 from app.events.schemas import EXTERNAL_ID, check_text_size
 
 
 class RetrieveRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "user_id": "alice",
+                    "session_id": "s1",
+                    "query": "How long should answers be?",
+                    "mode": "context",
+                    "k": 5,
+                }
+            ]
+        },
+    )
 
     user_id: str = Field(pattern=EXTERNAL_ID)
     session_id: str = Field(pattern=EXTERNAL_ID)
@@ -52,10 +66,10 @@ class RetrievedMemory(BaseModel):
     claim: str | None
     subject: str
     value: str | None
-    direction: str
+    direction: Direction
     scope: str
-    layer: str
-    origin: str
+    layer: Layer
+    origin: Origin
     score: float
     components: ScoreComponents
     recorded_at: datetime
@@ -64,5 +78,5 @@ class RetrievedMemory(BaseModel):
 class RetrieveResponse(BaseModel):
     retrieval_id: uuid.UUID
     trace_id: str
-    mode: str
+    mode: Literal["tool", "context"]
     memories: list[RetrievedMemory]

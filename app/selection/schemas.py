@@ -5,6 +5,7 @@ import uuid
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.core.config import get_settings
+from app.domain.vocabulary import Direction
 from app.events.schemas import EXTERNAL_ID, check_text_size
 
 MAX_CANDIDATES = 16
@@ -13,7 +14,22 @@ MAX_CANDIDATES = 16
 class SelectRequest(BaseModel):
     """Nothing here can move the safety bound: unknown fields are rejected."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "user_id": "alice",
+                    "session_id": "s3",
+                    "prompt": "Summarize the meeting notes.",
+                    "candidates": [
+                        "Three decisions: ship Friday, hire one engineer, move the offsite.",
+                        "The meeting covered many topics. First, the team discussed ...",
+                    ],
+                }
+            ]
+        },
+    )
 
     user_id: str = Field(pattern=EXTERNAL_ID)
     session_id: str = Field(pattern=EXTERNAL_ID)
@@ -52,7 +68,7 @@ class MemoryUsed(BaseModel):
     claim: str | None
     subject: str
     value: str | None
-    direction: str
+    direction: Direction
     scope: str
     score: float
 
