@@ -347,7 +347,7 @@ def _opaque(value: str | int | float) -> tuple[ValueKind, str] | None:
     otherwise); blanks and dates are not values."""
     if not isinstance(value, str):
         return None
-    text = value.strip()
+    text = skeleton(canonical(value)).strip()
     if not text or _DATE.match(text):
         return None
     return ValueKind.id, text.casefold()[:MAX_SINK_CHARS]

@@ -232,6 +232,8 @@ def sentence_cue(sentence: str) -> Label | None:
 
 
 # ── records and sentences ──────────────────────────────────────────────────────────
+# JSON opens with a bracket and then a value ("[system] …" is a tag, not JSON).
+_JSON_START = re.compile(r"\s*(?:\{\s*[\"}]|\[\s*[\"{\[\]\d\-tfn])")
 _JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"', re.DOTALL)
 _TAG_BLOCK = re.compile(
     r"<\s*(information|instructions?|system|important|inst|admin|sys)\s*>.*?<\s*/\s*\1\s*>",
@@ -243,7 +245,7 @@ _SENTENCE_BREAK = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+|\n|\\n|\r")
 
 
 def _records(text: str) -> list[tuple[int, int]]:
-    if text.lstrip()[:1] in ("{", "["):
+    if _JSON_START.match(text):
         records = [m.span(1) for m in _JSON_STRING.finditer(text)]
     else:
         records = []
