@@ -23,8 +23,9 @@ from app.models import ToolCheck
 # Ledger-wide candidates per call (most recent first); the value matcher verifies each.
 LEDGER_EVENT_LIMIT = 200
 LEDGER_NODE_LIMIT = 200
-# The prefilter folds lookalikes to Latin and drops invisible characters (SQL translate()
-# deletes the characters of `from` past the end of `to`), as the matcher does.
+# The prefilter folds lookalikes to Latin and drops invisible characters in non-ASCII text
+# (SQL translate() deletes the characters of `from` past the end of `to`), as the matcher
+# does; ASCII text is matched as it is.
 FOLD_FROM = "".join(CONFUSABLES) + INVISIBLE_CHARS
 FOLD_TO = "".join(CONFUSABLES.values())
 
@@ -77,7 +78,10 @@ WITH u AS (
     FROM events e
     WHERE CAST(:search AS boolean) AND e.user_id = (SELECT id FROM u) AND e.text IS NOT NULL
       AND e.session_id IS DISTINCT FROM (SELECT id FROM s)
-      AND (lower(translate(e.text, :fold_from, :fold_to)) LIKE ANY (CAST(:patterns AS text[]))
+      AND (lower(e.text) LIKE ANY (CAST(:patterns AS text[]))
+           OR (octet_length(e.text) <> char_length(e.text)
+               AND lower(translate(e.text, :fold_from, :fold_to))
+                   LIKE ANY (CAST(:patterns AS text[])))
            OR e.id = ANY (CAST(:event_ids AS uuid[])))
     ORDER BY e.seq DESC LIMIT :event_limit
 ), n AS (
@@ -85,8 +89,11 @@ WITH u AS (
            n.created_by_event_id
     FROM nodes n
     WHERE CAST(:search AS boolean) AND n.user_id = (SELECT id FROM u) AND n.erased_at IS NULL
-      AND (lower(translate(n.claim, :fold_from, :fold_to)) LIKE ANY (CAST(:patterns AS text[]))
-           OR lower(translate(n.value, :fold_from, :fold_to)) LIKE ANY (CAST(:patterns AS text[]))
+      AND (lower(n.claim) LIKE ANY (CAST(:patterns AS text[]))
+           OR lower(n.value) LIKE ANY (CAST(:patterns AS text[]))
+           OR (octet_length(n.claim) <> char_length(n.claim)
+               AND lower(translate(n.claim, :fold_from, :fold_to))
+                   LIKE ANY (CAST(:patterns AS text[])))
            OR n.id = ANY (CAST(:node_ids AS uuid[])))
     ORDER BY n.recorded_at DESC LIMIT :node_limit
 )
