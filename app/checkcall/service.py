@@ -13,8 +13,15 @@ from sqlalchemy.orm import Session
 
 from app.checkcall import features as features_module
 from app.checkcall import repository
-from app.checkcall.normalize import SinkValue, content_entities, sha256, sink_values
-from app.checkcall.policy import SideEffect, Sink, ToolPolicy, ToolSpec, get_policy
+from app.checkcall.intent import injected_action
+from app.checkcall.normalize import (
+    SinkValue,
+    ValueKind,
+    content_entities,
+    sha256,
+    sink_values,
+)
+from app.checkcall.policy import Risk, SideEffect, Sink, ToolPolicy, ToolSpec, get_policy
 from app.checkcall.provenance import (
     EventRecord,
     Evidence,
@@ -58,25 +65,52 @@ def args_sha256(tool: ToolCall) -> str:
 MAX_VALUES_PER_CALL = 300
 
 
+# Kinds that designate a party: in an argument the policy does not list, they go out.
+ADDRESS_KINDS = frozenset(
+    {ValueKind.email, ValueKind.url, ValueKind.domain, ValueKind.iban, ValueKind.phone}
+)
+# A number below this in an unlisted argument is a setting (a count, a priority).
+SETTING_NUMBER = 100
+MAX_SETTING_CHARS = 24
+
+
+def unlisted_sink(spec: ToolSpec, value: SinkValue) -> Sink:
+    """The sink of a value in an argument the policy lists neither as a sink nor as content
+    (`to`, `reply_to`, a custom name): an address goes out (high risk) whatever the tool;
+    other values go where the tool's effect goes (low risk), except settings (one word, a
+    small number), which stay internal. Every one of them is traced, so any can deny."""
+    if value.kind in ADDRESS_KINDS:
+        return Sink(kind="auto", risk=Risk.high, external=True)
+    setting = (
+        value.kind == ValueKind.name
+        and " " not in value.normalized
+        and len(value.normalized) <= MAX_SETTING_CHARS
+    ) or (value.kind == ValueKind.amount and abs(float(value.normalized)) < SETTING_NUMBER)
+    external = spec.side_effect == SideEffect.external_send and not setting
+    return Sink(kind="auto", risk=Risk.low, external=external)
+
+
 def call_values(
     spec: ToolSpec, args: dict[str, Any]
 ) -> tuple[list[tuple[SinkValue, Sink | None]], list[str]]:
-    """Sink values of sink arguments, then entities inside content arguments; and the
-    arguments that held more values than are traced."""
+    """Sink values of sink arguments (and of every argument the policy does not list),
+    then entities inside content arguments; and the arguments that held more values than
+    are traced."""
     if spec.side_effect == SideEffect.read:
         return [], []
     out: list[tuple[SinkValue, Sink | None]] = []
     truncated: list[str] = []
     seen: set[tuple[str, str]] = set()
     for arg, value in args.items():
+        if arg in spec.content:
+            continue
         sink = spec.sink_for(arg)
-        if sink is not None and arg not in spec.content:
-            values, cut = sink_values(arg, value, sink.kind)
-            if cut:
-                truncated.append(arg)
-            for sv in values:
-                seen.add((sv.kind.value, sv.normalized))
-                out.append((sv, sink))
+        values, cut = sink_values(arg, value, sink.kind if sink is not None else "auto")
+        if cut:
+            truncated.append(arg)
+        for sv in values:
+            seen.add((sv.kind.value, sv.normalized))
+            out.append((sv, sink if sink is not None else unlisted_sink(spec, sv)))
     for arg in spec.content:
         if arg in args:
             entities, cut = content_entities(arg, args[arg])
@@ -139,6 +173,12 @@ def check_call(
             confirmation=confirmation(body.call_id, args_hash, prior, session_events),
             unverified_bindings=unverified_bindings(body.arg_bindings, verdicts),
             truncated=truncated,
+            injected_action=(
+                injected_action(body.tool.name, session_events)
+                if spec.side_effect != SideEffect.read
+                and not any(sink is not None for _, sink in values)
+                else ()
+            ),
         )
         feats = {
             **features_module.trajectory(_ops(context, spec, policy)),

@@ -126,6 +126,7 @@ def correct_node(
     if patch.model_dump(exclude_none=True) == {}:
         raise InvalidInput("nothing to change")
     now = utcnow()
+    version_before = node.version
     recorder = spans.SpanRecorder(db, tenant_id=user.tenant_id, trace_id=trace_id, user_id=user.id)
     with recorder.span(
         spans.NODE_CHANGE, kind="server", attributes={"gen_ai.memory.record.id": str(node.id)}
@@ -155,13 +156,23 @@ def correct_node(
             edits.append("layer")
         if edits:
             node.version += 1
-            repository.add_version(db, node, "user_corrected", now)
+            # A correction through the API: the key's words, not the user's (check-call
+            # traces a value only a correction holds as `agent_correction`).
+            repository.add_version(db, node, "corrected", now)
             if "direction" in edits and node.state == NodeState.active.value:
                 # A corrected claim is a confirmed one: it replaces what it contradicts.
                 supersede_conflicting(db, node, now, None, None)
         changed.extend(edits)
         attrs["capture.node.changed"] = changed
+        attrs["capture.actor.key_id"] = str(principal.key_id)
+        attrs["capture.actor.role"] = principal.role.value
     db.flush()
+    # Every version this request wrote records who made it.
+    db.execute(
+        update(NodeVersion)
+        .where(NodeVersion.node_id == node.id, NodeVersion.version > version_before)
+        .values(actor_key_id=principal.key_id, actor_role=principal.role.value)
+    )
     return node_out(node)
 
 

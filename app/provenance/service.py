@@ -122,6 +122,8 @@ def node_lineage(db: Session, principal: Principal, node_id: uuid.UUID) -> NodeL
                 changed_at=v.changed_at,
                 event_id=v.event_id,
                 decision_id=v.decision_id,
+                actor_key_id=v.actor_key_id,
+                actor_role=v.actor_role,
             )
             for v in versions
         ],
