@@ -18,7 +18,7 @@ from app.core.errors import Conflict, NotFound
 from app.core.metrics import EVENTS_WRITTEN
 from app.events import repository
 from app.events.schemas import DecisionOut, EventCreate, EventDetail, HypothesisOut, NodeChangeOut
-from app.models import AgentSession, Decision, Event, HypothesisRow, User
+from app.models import AgentSession, Event, User
 from app.models.enums import EventStatus
 
 
@@ -118,45 +118,8 @@ def wait_for_processing(db: Session, event_id: uuid.UUID, timeout_s: float) -> E
         delay = min(delay * 2, 0.2)
 
 
-def hypothesis_out(h: HypothesisRow) -> HypothesisOut:
-    return HypothesisOut(
-        id=h.id,
-        claim=h.claim,
-        subject=h.subject,
-        value=h.value,
-        direction=h.direction,
-        scope=h.scope,
-        timescale=h.timescale,
-        confidence=h.confidence,
-        provenance=h.provenance,
-    )
-
-
-def decision_out(d: Decision) -> DecisionOut:
-    return DecisionOut(
-        id=d.id,
-        hypothesis_id=d.hypothesis_id,
-        action=d.action,
-        proposed_action=d.proposed_action,
-        probabilities={
-            "retain": d.p_retain,
-            "add": d.p_add,
-            "scope": d.p_scope,
-            "revise": d.p_revise,
-            "quarantine": d.p_quarantine,
-            "clarify": d.p_clarify,
-        },
-        entropy=d.entropy,
-        authenticity=d.authenticity,
-        policy=d.policy_name,
-        policy_version=d.policy_version,
-        target_node_id=d.target_node_id,
-        reasons=d.reasons,
-    )
-
-
 def decisions_for(db: Session, event_id: uuid.UUID) -> list[DecisionOut]:
-    return [decision_out(d) for d in repository.decisions_of(db, event_id)]
+    return [DecisionOut.of(d) for d in repository.decisions_of(db, event_id)]
 
 
 def event_detail(db: Session, principal: Principal, event_id: uuid.UUID) -> EventDetail:
@@ -183,7 +146,7 @@ def event_detail(db: Session, principal: Principal, event_id: uuid.UUID) -> Even
         error_code=event.error_code,
         erased=event.erased_at is not None,
         trace_id=event.trace_id,
-        hypotheses=[hypothesis_out(h) for h in repository.hypotheses_of(db, event.id)],
+        hypotheses=[HypothesisOut.of(h) for h in repository.hypotheses_of(db, event.id)],
         decisions=decisions_for(db, event.id),
         node_changes=[
             NodeChangeOut(

@@ -16,7 +16,7 @@ from app.domain.relation import ClaimFields
 from app.domain.vocabulary import Action, Origin
 from app.gate.policies import related_node
 from app.ledger import repository as ledger_repository
-from app.ledger.service import decayed_confidence
+from app.ledger.rules import decayed_confidence
 from app.models import Clarification, Decision, Event, GateState, HypothesisRow, Node
 from app.models.base import utcnow
 

@@ -40,7 +40,6 @@ from app.ledger.constants import (
     CORROBORATION_MIN_COSINE,
     CORROBORATION_MIN_ENTAILMENT,
     EDGE_MIN_PROBABILITY,
-    LAYER_DECAY_PER_DAY,
     QUARANTINE_DECAY_PER_DAY,
     QUARANTINE_RETENTION_FLOOR,
     SECONDS_PER_DAY,
@@ -69,13 +68,6 @@ def layer_for(scope: str, timescale: str, layered: bool) -> Layer:
     if timescale == Timescale.situational.value:
         return Layer.transient
     return Layer.stable
-
-
-def decayed_confidence(node: Node, at: datetime) -> float:
-    """c0 · σ(h) · exp(−γ_layer (t − t0)), t0 = last corroboration."""
-    days = max(0.0, (at - node.last_corroborated_at).total_seconds() / SECONDS_PER_DAY)
-    rate = LAYER_DECAY_PER_DAY[Layer(node.layer)]
-    return node.c0 * node.authenticity * math.exp(-rate * days)
 
 
 def quarantine_retention(node: Node, at: datetime) -> float:

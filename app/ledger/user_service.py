@@ -27,7 +27,7 @@ from app.ledger.schemas import (
     NodePage,
     NodePatch,
 )
-from app.ledger.service import decayed_confidence, promote, retire, supersede_conflicting
+from app.ledger.service import promote, retire, supersede_conflicting
 from app.models import Clarification, Event, HypothesisRow, Node, NodeLineage, NodeVersion, User
 from app.models.base import utcnow
 
@@ -48,33 +48,6 @@ def _node(db: Session, user: User, node_id: uuid.UUID) -> Node:
     if node is None or node.erased_at is not None:
         raise NotFound("node not found")
     return node
-
-
-def node_out(node: Node, at: datetime | None = None) -> NodeOut:
-    return NodeOut(
-        id=node.id,
-        claim=node.claim,
-        subject=node.subject,
-        value=node.value,
-        direction=node.direction,
-        scope=node.scope,
-        timescale=node.timescale,
-        layer=node.layer,
-        state=node.state,
-        origin=node.origin,
-        c0=node.c0,
-        authenticity=node.authenticity,
-        confidence_now=round(decayed_confidence(node, at or utcnow()), 6),
-        last_corroborated_at=node.last_corroborated_at,
-        quarantined_at=node.quarantined_at,
-        valid_from=node.valid_from,
-        valid_to=node.valid_to,
-        recorded_at=node.recorded_at,
-        retired_at=node.retired_at,
-        influence=node.influence,
-        retrieval_count=node.retrieval_count,
-        version=node.version,
-    )
 
 
 def list_nodes(
@@ -104,13 +77,13 @@ def list_nodes(
         query = query.where(Node.scope == scope)
     total = db.scalar(select(func.count()).select_from(query.subquery())) or 0
     nodes = db.scalars(query.order_by(Node.recorded_at, Node.id).limit(limit).offset(offset)).all()
-    return NodePage(nodes=[node_out(n) for n in nodes], total=total, limit=limit, offset=offset)
+    return NodePage(nodes=[NodeOut.of(n) for n in nodes], total=total, limit=limit, offset=offset)
 
 
 def get_node(
     db: Session, principal: Principal, external_user_id: str, node_id: uuid.UUID
 ) -> NodeOut:
-    return node_out(_node(db, _user(db, principal, external_user_id), node_id))
+    return NodeOut.of(_node(db, _user(db, principal, external_user_id), node_id))
 
 
 def correct_node(
@@ -162,7 +135,7 @@ def correct_node(
         changed.extend(edits)
         attrs["capture.node.changed"] = changed
     db.flush()
-    return node_out(node)
+    return NodeOut.of(node)
 
 
 def _rewrite_claim(node: Node, claim: str) -> None:
