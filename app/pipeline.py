@@ -26,7 +26,6 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app import registry
@@ -38,6 +37,7 @@ from app.core.metrics import DECISIONS, EVENTS_PROCESSED, WRITE_PATH_SECONDS
 from app.domain.claims import Extraction, Hypothesis
 from app.domain.gate import AdmissionPolicy, EventView, asks_questions
 from app.domain.vocabulary import Origin
+from app.events import repository as events_repository
 from app.extraction import service as extraction_service
 from app.gate import deferred as deferred_questions
 from app.gate import service as gate_service
@@ -86,7 +86,7 @@ def run_process_event(event_id: uuid.UUID, policy_name: str | None = None) -> No
 
 
 def mark_failed(db: Session, event_id: uuid.UUID, code: str) -> None:
-    event = db.get(Event, event_id)
+    event = events_repository.event_by_id(db, event_id)
     if event is not None and event.status == EventStatus.pending.value:
         event.status = EventStatus.failed.value
         event.error_code = code
@@ -97,22 +97,14 @@ def process_event(
     db: Session, event_id: uuid.UUID, policy_name: str | None = None
 ) -> list[EventOutcome]:
     """Process `event_id` and every earlier pending event of its user, in order. Idempotent."""
-    event = db.get(Event, event_id)
+    event = events_repository.event_by_id(db, event_id)
     if event is None or event.status != EventStatus.pending.value:
         return []  # gone, or already processed by an earlier delivery
     tenant = db.get(Tenant, event.tenant_id)
     policy = get_policy(policy_name or (tenant.admission_policy if tenant else None)
                         or get_settings().admission_policy)
     state = gate_service.lock_state(db, event.tenant_id, event.user_id, policy)
-    pending = db.scalars(
-        select(Event)
-        .where(
-            Event.user_id == event.user_id,
-            Event.status == EventStatus.pending.value,
-            Event.seq <= event.seq,
-        )
-        .order_by(Event.seq)
-    ).all()
+    pending = events_repository.pending_up_to(db, event.user_id, event.seq)
     trusted = tenant.trusted_sources if tenant is not None else []
     return [_process_one(db, e, state, policy, trusted) for e in pending]
 
@@ -279,17 +271,7 @@ def sweep_quarantine() -> int:
 def requeue_stale_events(limit: int = 1000) -> int:
     """Enqueue again the last stale pending event of each user (it processes earlier ones)."""
     with session_scope() as db:
-        rows = db.execute(
-            select(Event.user_id, func.max(Event.seq))
-            .where(Event.status == EventStatus.pending.value,
-                   Event.received_at < utcnow() - STALE_PENDING_AFTER)
-            .group_by(Event.user_id)
-            .limit(limit)
-        ).all()
-        event_ids = [
-            db.scalar(select(Event.id).where(Event.user_id == user_id, Event.seq == seq))
-            for user_id, seq in rows
-        ]
+        event_ids = events_repository.stale_pending(db, utcnow() - STALE_PENDING_AFTER, limit)
     for event_id in event_ids:
         if event_id is not None:
             enqueue_process_event(event_id)

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from app import pipeline
 from app.core import spans
 from app.core.auth import Principal
-from app.core.db import after_commit
+from app.core.db import after_commit, session_scope
 from app.core.errors import Conflict, NotFound
 from app.core.metrics import EVENTS_WRITTEN
 from app.events import repository
@@ -102,18 +102,18 @@ def _same_or_conflict(db: Session, existing: Event, body: EventCreate, text_hash
     return existing
 
 
-def wait_for_processing(db: Session, event_id: uuid.UUID, timeout_s: float) -> Event:
-    """Poll (in fresh transactions) until the event leaves `pending` or the wait runs out."""
+def wait_for_processing(event_id: uuid.UUID, timeout_s: float) -> Event:
+    """Poll, each time in a fresh session scope (so the worker's commit is visible), until
+    the event leaves `pending` or the wait runs out."""
     deadline = time.monotonic() + timeout_s
     delay = 0.01
     while True:
-        db.expire_all()
-        event = db.get(Event, event_id)
+        with session_scope() as db:
+            event = repository.event_by_id(db, event_id)
         if event is None:
             raise NotFound("event not found")
         if event.status != EventStatus.pending.value or time.monotonic() >= deadline:
             return event
-        db.commit()  # end the snapshot so the worker's commit becomes visible
         time.sleep(delay)
         delay = min(delay * 2, 0.2)
 
