@@ -8,7 +8,6 @@ from typing import Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.core import spans
@@ -18,6 +17,7 @@ from app.core.errors import Conflict, InvalidInput, NotFound, responses
 from app.domain.vocabulary import ClarificationStatus, NodeState
 from app.events import repository as events_repository
 from app.events.schemas import EXTERNAL_ID
+from app.gate import repository
 from app.ledger.service import promote, retire, supersede_conflicting
 from app.models import Clarification, Node
 from app.models.base import utcnow
@@ -79,10 +79,7 @@ def list_clarifications(
     user = events_repository.find_user(db, principal.tenant_id, user_id)
     if user is None:
         raise NotFound("user not found")
-    query = select(Clarification).where(Clarification.user_id == user.id)
-    if status is not None:
-        query = query.where(Clarification.status == status.value)
-    return [_out(c) for c in db.scalars(query.order_by(Clarification.created_at).limit(500))]
+    return [_out(c) for c in repository.questions_of(db, user.id, status, 500)]
 
 
 @router.post(
@@ -107,11 +104,7 @@ def resolve(db: Session, tenant_id: uuid.UUID, clarification_id: uuid.UUID,
     """Apply the user's answer to one of the tenant's pending clarifications (row-locked):
     `confirm` promotes the claim, `scope` narrows it first, `reject` evicts it. A confirmed
     claim supersedes the active claims it replaces (same subject and scope)."""
-    c = db.scalar(
-        select(Clarification)
-        .where(Clarification.id == clarification_id, Clarification.tenant_id == tenant_id)
-        .with_for_update()
-    )
+    c = repository.locked_question(db, tenant_id, clarification_id)
     if c is None:
         raise NotFound("clarification not found")
     if c.status == ClarificationStatus.deferred.value:

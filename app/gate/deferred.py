@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import uuid
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.domain.vocabulary import ClarificationStatus, NodeState, Origin
+from app.gate import repository
 from app.gate.service import may_ask
-from app.models import Clarification, Event, Node
+from app.models import Event
 
 
 def ask_next(db: Session, event: Event) -> uuid.UUID | None:
@@ -29,14 +29,7 @@ def ask_next(db: Session, event: Event) -> uuid.UUID | None:
         return None
     # Most users hold no deferred question: one indexed lookup, and the budget is counted
     # only when there is something to ask.
-    deferred = db.execute(
-        select(Clarification, Node.state)
-        .join(Node, Node.id == Clarification.node_id)
-        .where(Clarification.user_id == event.user_id,
-               Clarification.status == ClarificationStatus.deferred.value)
-        .order_by(Clarification.created_at)
-        .with_for_update(of=Clarification)
-    ).all()
+    deferred = repository.deferred_questions(db, event.user_id)
     if not deferred or not may_ask(db, event):
         return None
     for clarification, state in deferred:
