@@ -9,8 +9,8 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from app.domain.vocabulary import ClarificationStatus, NodeState
-from app.models import Clarification, Edge, Node, NodeLineage, NodeVersion
+from app.domain.vocabulary import ClarificationStatus, NodeState, Origin
+from app.models import Clarification, Decision, Edge, Event, Node, NodeLineage, NodeVersion
 
 
 def nodes_for_subject(db: Session, user_id: uuid.UUID, subject: str) -> Sequence[Node]:
@@ -47,6 +47,28 @@ def expired_quarantine(db: Session, user_id: uuid.UUID | None, cutoff: datetime)
     if user_id is not None:
         query = query.where(Node.user_id == user_id)
     return db.scalars(query.with_for_update(skip_locked=True)).all()
+
+
+def qualifying_sessions(
+    db: Session, node_id: uuid.UUID, exclude: uuid.UUID, min_authenticity: float
+) -> list[uuid.UUID]:
+    """The session of each user event in the node's lineage (but `exclude`) whose decision's
+    authenticity reached `min_authenticity`, oldest first (one query)."""
+    return list(
+        db.scalars(
+            select(Event.session_id)
+            .select_from(NodeLineage)
+            .join(Event, Event.id == NodeLineage.event_id)
+            .join(Decision, Decision.id == NodeLineage.decision_id)
+            .where(
+                NodeLineage.node_id == node_id,
+                NodeLineage.event_id != exclude,
+                Event.origin == Origin.user.value,
+                Decision.authenticity >= min_authenticity,
+            )
+            .order_by(NodeLineage.created_at)
+        )
+    )
 
 
 def add_version(

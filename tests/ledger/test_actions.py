@@ -9,8 +9,8 @@ from sqlalchemy import select
 
 from app.domain.vocabulary import Origin, Timescale
 from app.gate.service import QUESTION_BURST
-from app.ledger.rules import decayed_confidence
-from app.ledger.service import QUARANTINE_LIFETIME, evict_expired_quarantine
+from app.ledger.rules import QUARANTINE_LIFETIME, decayed_confidence
+from app.ledger.service import evict_expired_quarantine
 from app.models import Clarification, Decision, Edge, NodeLineage, NodeVersion
 from tests.ledger.conftest import LedgerDriver
 
