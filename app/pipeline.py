@@ -6,7 +6,8 @@
     ③ gate        a stateful policy first reads the event (`advance`: the learned gate
                   integrates h over the gap and updates it), then the admission policy
                   decides one of six actions per hypothesis
-    ④ ledger      the action is applied to the user's claim graph
+    ④ ledger      the action is applied to the user's claim graph; where it holds a claim
+                  and asks, the clarifications stage asks the user (or defers the question)
     ⑤ retrieval   POST /v1/retrieve reads active nodes only        (app/retrieval)
     ⑥ checkcall   POST /v1/check-call judges a tool call            (app/checkcall)
     ⑦ selection   POST /v1/select picks a response under τ_safe     (app/selection)
@@ -29,6 +30,7 @@ from datetime import timedelta
 from sqlalchemy.orm import Session
 
 from app import registry
+from app.clarifications import service as clarifications_service
 from app.core import spans
 from app.core.config import get_settings
 from app.core.db import session_scope
@@ -39,7 +41,6 @@ from app.domain.gate import AdmissionPolicy, EventView, asks_questions
 from app.domain.vocabulary import Origin
 from app.events import repository as events_repository
 from app.extraction import service as extraction_service
-from app.gate import deferred as deferred_questions
 from app.gate import service as gate_service
 from app.gate.policies import get_policy
 from app.ledger import channel_guard
@@ -169,7 +170,7 @@ def _process_one(
         if asks_questions(policy) and not any(
             change == "clarification_asked" for _, change in outcome.node_changes
         ):
-            asked = deferred_questions.ask_next(db, event)
+            asked = clarifications_service.ask_next(db, event)
             if asked is not None:
                 outcome.node_changes.append((asked, "clarification_asked"))
         gate_service.record_event(state, event)
@@ -248,6 +249,12 @@ def apply_hypothesis(
             trusted_source=trusted_source,
         )
         applied = ledger_service.apply_decision(ctx)
+        if ctx.question is not None:  # held, ask: the clarifications stage writes the question
+            asked = clarifications_service.ask(
+                db, event, decision_row.id, hypothesis, ctx.question
+            )
+            if asked is not None:
+                ctx.changes.append(ledger_service.LedgerChange(ctx.question.node.id, asked))
         if applied != decision.action:
             decision_row.proposed_action = decision.action.value
             decision_row.action = applied.value

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -36,7 +35,7 @@ from app.ledger.constants import (
     EDGE_MIN_PROBABILITY,
     STABLE_OVERWRITE_MIN_CONFIDENCE,
 )
-from app.models import Clarification, Decision, Event, HypothesisRow, Node
+from app.models import Decision, Event, HypothesisRow, Node
 from app.models.base import utcnow
 
 
@@ -48,6 +47,16 @@ def sha256(text: str) -> str:
 class LedgerChange:
     node_id: uuid.UUID
     change: str
+
+
+@dataclass(slots=True)
+class Question:
+    """The ledger holds `node` and asks that the user be asked about it: now (`pending`) or
+    once their question budget allows (`deferred`). The clarifications stage writes it."""
+
+    node: Node
+    status: ClarificationStatus
+    contradicted: list[Node]
 
 
 @dataclass(slots=True)
@@ -67,6 +76,8 @@ class ApplyContext:
     may_ask: bool = False
     # The tenant's trusted-source entry that covers the event's source (channel_guard).
     trusted_source: str | None = None
+    # Held, ask: the question the ledger asks for, if any (always its last step).
+    question: Question | None = None
 
     @property
     def at(self) -> datetime:
@@ -410,45 +421,15 @@ def _qualifying_sessions(ctx: ApplyContext, node_id: uuid.UUID) -> list[uuid.UUI
     )
 
 
-# Where the claim in question came from, as the question names it.
-_SOURCE = {
-    Origin.user: "Your last message",
-    Origin.retrieved_document: "A document I retrieved",
-    Origin.tool_output: "A tool's output",
-    Origin.shared_file: "A file you shared",
-}
-
-
-def clarification_question(hypothesis: Hypothesis, contradicted: Sequence[Node]) -> str:
-    scope = (
-        ""
-        if hypothesis.scope == GLOBAL_SCOPE
-        else f" (only for {hypothesis.scope.replace('_', ' ')})"
-    )
-    if contradicted and contradicted[0].claim:
-        return (
-            f'I have noted "{contradicted[0].claim}". {_SOURCE[hypothesis.provenance]} '
-            f'suggests "{hypothesis.claim}"{scope}. Should I remember the new preference from '
-            "now on, only in this context, or ignore it?"
-        )
-    return (
-        f'Should I remember "{hypothesis.claim}"{scope} as your preference? '
-        "Answer yes, only in this context, or no."
-    )
-
-
 def _ask(ctx: ApplyContext, node: Node) -> None:
-    _add_question(ctx, node, ClarificationStatus.pending)
-    ctx.changes.append(LedgerChange(node.id, "clarification_asked"))
+    """Ask the user about the held claim now."""
+    ctx.question = Question(node, ClarificationStatus.pending, _contradicted(ctx))
 
 
 def _defer(ctx: ApplyContext, node: Node) -> None:
     """The gate would have asked but the user's question budget is spent: keep the question,
-    to be asked at a later event of theirs once the budget allows (app/gate/deferred.py).
-    One open question per held claim: a repeat of the claim adds no second one."""
-    if not _has_open_question(ctx, node):
-        _add_question(ctx, node, ClarificationStatus.deferred)
-        ctx.changes.append(LedgerChange(node.id, "clarification_deferred"))
+    to be asked at a later event of theirs once the budget allows."""
+    ctx.question = Question(node, ClarificationStatus.deferred, _contradicted(ctx))
 
 
 def _has_open_question(ctx: ApplyContext, node: Node) -> bool:
@@ -456,26 +437,13 @@ def _has_open_question(ctx: ApplyContext, node: Node) -> bool:
     return repository.open_question(ctx.db, node.id) is not None
 
 
-def _add_question(ctx: ApplyContext, node: Node, status: ClarificationStatus) -> None:
-    """A question about the held claim, asked now (pending) or kept for later (deferred)."""
-    contradicted = [
+def _contradicted(ctx: ApplyContext) -> list[Node]:
+    """The active claims the held one contradicts, as a question about it names them."""
+    return [
         ctx.nodes[r.node_id]
         for r in ctx.related
         if r.relation.contradicts >= EDGE_MIN_PROBABILITY and r.state == NodeState.active.value
     ]
-    asked = status == ClarificationStatus.pending
-    ctx.db.add(
-        Clarification(
-            tenant_id=ctx.event.tenant_id,
-            user_id=ctx.event.user_id,
-            event_id=ctx.event.id,
-            decision_id=ctx.decision_row.id,
-            node_id=node.id,
-            question=clarification_question(ctx.hypothesis, contradicted),
-            status=status.value,
-            asked_event_id=ctx.event.id if asked else None,
-        )
-    )
 
 
 def evict_expired_quarantine(

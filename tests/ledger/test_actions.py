@@ -200,7 +200,8 @@ class TestStableOverwriteRule:
         assert "stable_overwrite_needs_evidence" in decision.reasons
 
     def test_a_policy_that_asks_asks_the_user_instead(self, driver: LedgerDriver) -> None:
-        from app.gate.clarifications import ClarificationAnswer, resolve
+        from app.clarifications.schemas import ClarificationAnswer
+        from app.clarifications.service import answer as resolve
 
         self._guarded(driver, asks=True)
         self._establish(driver)
