@@ -131,16 +131,11 @@ def keys_create(
 @keys_app.command("list")
 def keys_list(tenant: Annotated[str | None, typer.Option()] = None) -> None:
     """List keys (never the keys themselves)."""
-    from sqlalchemy import select
-
+    from app.core import repository
     from app.core.db import session_scope
-    from app.models import ApiKey, Tenant
 
     with session_scope() as db:
-        query = select(ApiKey, Tenant.name).join(Tenant, Tenant.id == ApiKey.tenant_id)
-        if tenant:
-            query = query.where(Tenant.name == tenant)
-        for key, tenant_name in db.execute(query.order_by(ApiKey.created_at)):
+        for key, tenant_name in repository.keys_with_tenants(db, tenant):
             print(
                 json.dumps(
                     {

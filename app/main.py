@@ -9,13 +9,13 @@ from fastapi import FastAPI
 
 from app.audit.router import router as audit_router
 from app.checkcall.router import router as checkcall_router
+from app.clarifications.router import router as clarifications_router
 from app.core.config import get_settings
 from app.core.errors import install_error_handlers
 from app.core.health import router as health_router
 from app.core.middleware import RequestContextMiddleware
 from app.core.spans import configure_otlp_export
 from app.events.router import router as events_router
-from app.gate.clarifications import router as clarifications_router
 from app.ledger.router import events_router as user_events_router
 from app.ledger.router import router as nodes_router
 from app.openapi import SWAGGER_UI_PARAMETERS, install_openapi, operation_id

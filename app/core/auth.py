@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import Depends, Request
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.core import repository
 from app.core.config import get_settings
 from app.core.db import get_db
 from app.core.errors import Forbidden, Unauthenticated
@@ -51,7 +51,7 @@ def create_api_key(db: Session, tenant: Tenant, role: Role, name: str) -> tuple[
 
 
 def get_or_create_tenant(db: Session, name: str) -> Tenant:
-    tenant = db.scalar(select(Tenant).where(Tenant.name == name))
+    tenant = repository.tenant_named(db, name)
     if tenant is None:
         tenant = Tenant(name=name)
         db.add(tenant)
@@ -73,7 +73,7 @@ def authenticate(request: Request, db: Session = Depends(get_db)) -> Principal:
     raw = _bearer(request)
     if not raw.startswith(f"{KEY_PREFIX}_") or len(raw) > 256:
         raise Unauthenticated("invalid API key")
-    key = db.scalar(select(ApiKey).where(ApiKey.key_hash == hash_key(raw)))
+    key = repository.key_by_hash(db, hash_key(raw))
     if key is None or key.revoked_at is not None:
         raise Unauthenticated("invalid API key")
     key.last_used_at = utcnow()

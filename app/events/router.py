@@ -7,7 +7,7 @@ from sqlalchemy.orm import Session
 
 from app.core.auth import AgentPrincipal, Principal, ReaderPrincipal
 from app.core.config import get_settings
-from app.core.db import get_db
+from app.core.db import get_db, session_scope
 from app.core.errors import Conflict, NotFound, PayloadTooLarge, responses
 from app.events import service
 from app.events.schemas import EventAccepted, EventCreate, EventDetail
@@ -35,11 +35,13 @@ def post_event(
     """Store the event and enqueue extraction → gate → ledger. 202 with the event id;
     with `?wait=true`, 200 with the decisions once processed (202 if the wait runs out).
     A retry with the same `idempotency_key` returns the first event and writes nothing."""
-    accepted = service.create_event(db, principal, body, request.state.trace_id)
-    db.commit()  # commit now: processing is enqueued after commit, and a wait must see it
+    # The write is its own transaction, committed when this scope closes and before the
+    # response: processing is enqueued after that commit, and a wait must see the event.
+    with session_scope() as write:
+        accepted = service.create_event(write, principal, body, request.state.trace_id)
     event = accepted.event
     if wait:
-        event = service.wait_for_processing(db, event.id, get_settings().write_wait_timeout_s)
+        event = service.wait_for_processing(event.id, get_settings().write_wait_timeout_s)
     done = event.status != EventStatus.pending.value
     if accepted.duplicate or (wait and done):
         response.status_code = 200

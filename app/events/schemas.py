@@ -7,6 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.core.config import get_settings
 from app.domain.vocabulary import Action, Direction, NodeState, Origin, Timescale
+from app.models import Decision, HypothesisRow
 from app.models.enums import EventStatus
 
 EXTERNAL_ID = r"^[A-Za-z0-9][A-Za-z0-9._:@\-]{0,127}$"
@@ -84,6 +85,29 @@ class DecisionOut(BaseModel):
     target_node_id: uuid.UUID | None
     reasons: list[str]
 
+    @classmethod
+    def of(cls, d: Decision) -> DecisionOut:
+        return cls(
+            id=d.id,
+            hypothesis_id=d.hypothesis_id,
+            action=d.action,
+            proposed_action=d.proposed_action,
+            probabilities={
+                "retain": d.p_retain,
+                "add": d.p_add,
+                "scope": d.p_scope,
+                "revise": d.p_revise,
+                "quarantine": d.p_quarantine,
+                "clarify": d.p_clarify,
+            },
+            entropy=d.entropy,
+            authenticity=d.authenticity,
+            policy=d.policy_name,
+            policy_version=d.policy_version,
+            target_node_id=d.target_node_id,
+            reasons=d.reasons,
+        )
+
 
 class HypothesisOut(BaseModel):
     id: uuid.UUID
@@ -95,6 +119,20 @@ class HypothesisOut(BaseModel):
     timescale: Timescale
     confidence: float
     provenance: Origin
+
+    @classmethod
+    def of(cls, h: HypothesisRow) -> HypothesisOut:
+        return cls(
+            id=h.id,
+            claim=h.claim,
+            subject=h.subject,
+            value=h.value,
+            direction=h.direction,
+            scope=h.scope,
+            timescale=h.timescale,
+            confidence=h.confidence,
+            provenance=h.provenance,
+        )
 
 
 class NodeChangeOut(BaseModel):

@@ -7,6 +7,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.domain.vocabulary import Direction, Layer, NodeState, Origin, Timescale
+from app.ledger.rules import decayed_confidence
+from app.models import Node
+from app.models.base import utcnow
 
 
 class NodeOut(BaseModel):
@@ -32,6 +35,33 @@ class NodeOut(BaseModel):
     influence: float | None
     retrieval_count: int
     version: int
+
+    @classmethod
+    def of(cls, node: Node, at: datetime | None = None) -> NodeOut:
+        return cls(
+            id=node.id,
+            claim=node.claim,
+            subject=node.subject,
+            value=node.value,
+            direction=node.direction,
+            scope=node.scope,
+            timescale=node.timescale,
+            layer=node.layer,
+            state=node.state,
+            origin=node.origin,
+            c0=node.c0,
+            authenticity=node.authenticity,
+            confidence_now=round(decayed_confidence(node, at or utcnow()), 6),
+            last_corroborated_at=node.last_corroborated_at,
+            quarantined_at=node.quarantined_at,
+            valid_from=node.valid_from,
+            valid_to=node.valid_to,
+            recorded_at=node.recorded_at,
+            retired_at=node.retired_at,
+            influence=node.influence,
+            retrieval_count=node.retrieval_count,
+            version=node.version,
+        )
 
 
 class NodePage(BaseModel):

@@ -13,7 +13,7 @@ from app.core.embeddings import embed_one
 from app.core.metrics import RETRIEVAL_SECONDS
 from app.events import repository as events_repository
 from app.ledger import repository as ledger_repository
-from app.ledger.service import decayed_confidence
+from app.ledger.rules import decayed_confidence
 from app.models import Retrieval, RetrievalResult
 from app.models.base import utcnow
 from app.retrieval import repository

@@ -9,7 +9,8 @@ from sqlalchemy import select
 
 from app.domain.vocabulary import Origin, Timescale
 from app.gate.service import QUESTION_BURST
-from app.ledger.service import QUARANTINE_LIFETIME, decayed_confidence, evict_expired_quarantine
+from app.ledger.rules import QUARANTINE_LIFETIME, decayed_confidence
+from app.ledger.service import evict_expired_quarantine
 from app.models import Clarification, Decision, Edge, NodeLineage, NodeVersion
 from tests.ledger.conftest import LedgerDriver
 
@@ -199,7 +200,8 @@ class TestStableOverwriteRule:
         assert "stable_overwrite_needs_evidence" in decision.reasons
 
     def test_a_policy_that_asks_asks_the_user_instead(self, driver: LedgerDriver) -> None:
-        from app.gate.clarifications import ClarificationAnswer, resolve
+        from app.clarifications.schemas import ClarificationAnswer
+        from app.clarifications.service import answer as resolve
 
         self._guarded(driver, asks=True)
         self._establish(driver)
