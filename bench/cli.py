@@ -52,7 +52,9 @@ def _summary(results: dict[str, object], out: Path) -> None:
 @app.command("prefguard")
 def prefguard_command(
     out: Annotated[Path, typer.Option("--out", help="Output directory.")],
-    split: Annotated[str, typer.Option("--split", help="train, dev or test.")] = "test",
+    split: Annotated[str, typer.Option(
+        "--split", help="train, dev, test, or sealed (with --unseal; read once, by the "
+        "protocol in bench/generator/README.md).")] = "test",
     methods: MethodsOption = ALL_METHODS,
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Only the first N episodes.")
@@ -77,14 +79,22 @@ def prefguard_command(
         bool, typer.Option("--no-answers", help="Nobody answers clarifying questions: the "
                            "claim stays quarantined (a non-interactive benchmark).")
     ] = False,
+    unseal: Annotated[
+        bool, typer.Option("--unseal", help="Confirms a run on the sealed split: its one "
+                           "reading at the end of a piece of work.")
+    ] = False,
 ) -> None:
     """Run every method through the service on a D-PrefGuard split; write results.json,
     results.md, frontier.png and the raw outcomes to OUT. When a gate asks, a simulated user
     answers from the episode's latent state (bench/clarify_answers.py)."""
     from bench import prefguard
 
-    if split not in ("train", "dev", "test"):
-        raise typer.BadParameter("split must be train, dev or test")
+    if split not in ("train", "dev", "test", "sealed"):
+        raise typer.BadParameter("split must be train, dev, test or sealed")
+    if split == "sealed" and not unseal:
+        raise typer.BadParameter(
+            "the sealed split is read once, at the end of a piece of work "
+            "(bench/generator/README.md); pass --unseal to read it")
     results = prefguard.run(
         split=split, methods=_methods(methods), out=out, limit=limit, data=data, seed=seed,
         jobs=jobs, replicates=replicates, audit=not no_audit,
