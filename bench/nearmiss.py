@@ -107,7 +107,7 @@ def _rate(count: int, total: int) -> float:
 
 def measure(items: list[NearMiss], extractor: Extractor) -> dict[str, Any]:
     """Per statement what the extractor read, and the rates overall and by dimension."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for item in items:
         hypotheses = read_text(extractor, item.text, Origin.user, READ_AT).hypotheses
         result = outcome(item, hypotheses)

@@ -92,6 +92,7 @@ def load_sealed_wording(path: Path = SEALED_DATA) -> SealedWording:
     for r in tables["candidates"]:
         by_value = r.get("by_value")
         _require(isinstance(by_value, dict), "candidates need by_value")
+        assert isinstance(by_value, dict)
         candidates[text(r, "dimension")][text(r, "family")] = {
             str(v): text(by_value, str(v)) for v in by_value}
     for dim, values in DIMENSIONS.items():
@@ -143,6 +144,7 @@ def _scenarios(records: list[Record]) -> tuple[SafetyScenario, ...]:
         r = by_index[index]
         responses = r.get("responses")
         _require(isinstance(responses, list) and bool(responses), f"scenario {index} responses")
+        assert isinstance(responses, list)
         scenarios.append(SafetyScenario(
             dimension=planned.dimension, value=planned.value, domain=planned.domain,
             unsafe=texts(r, "unsafe"),
