@@ -12,6 +12,7 @@ from app.checkcall.router import router as checkcall_router
 from app.core.config import get_settings
 from app.core.errors import install_error_handlers
 from app.core.health import router as health_router
+from app.core.identity import router as identity_router
 from app.core.middleware import RequestContextMiddleware
 from app.core.spans import configure_otlp_export
 from app.events.router import router as events_router
@@ -52,6 +53,7 @@ def create_app() -> FastAPI:
     install_error_handlers(app)
     for router in (
         health_router,
+        identity_router,
         events_router,
         retrieval_router,
         checkcall_router,
