@@ -74,6 +74,12 @@ class Upstream:
         return cls(command=shlex.split(target) if isinstance(target, str) else list(target))
 
 
+def upstream_environment() -> dict[str, str]:
+    """The gateway's environment, as the agent configured it for the tool server, less
+    Capture's own settings: the upstream never sees the Capture API key."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("CAPTURE_")}
+
+
 @asynccontextmanager
 async def connect(upstream: Upstream) -> AsyncIterator[ClientSession]:
     """An initialized client session with the upstream server."""
@@ -81,7 +87,7 @@ async def connect(upstream: Upstream) -> AsyncIterator[ClientSession]:
         if upstream.command is not None:
             params = StdioServerParameters(
                 command=upstream.command[0], args=upstream.command[1:],
-                env=dict(upstream.env) if upstream.env is not None else None,
+                env=dict(upstream.env) if upstream.env is not None else upstream_environment(),
             )
             read, write = await stack.enter_async_context(stdio_client(params))
         else:
@@ -179,12 +185,18 @@ class Gateway:
             session_id=self.session_id,
         )
         self.server: Server[Any, Any] = Server("capture-gateway")
-        self.server.list_tools()(self.list_tools)  # type: ignore[no-untyped-call]
-        self.server.call_tool(validate_input=False)(self.call_tool)
+        # Raw handlers: the upstream validates its own arguments and results, and answers
+        # its own errors.
+        self.server.request_handlers[types.ListToolsRequest] = self._on_list_tools
+        self.server.request_handlers[types.CallToolRequest] = self._on_call_tool
 
-    async def list_tools(self, request: types.ListToolsRequest) -> types.ListToolsResult:
+    async def _on_list_tools(self, request: types.ListToolsRequest) -> types.ServerResult:
         cursor = request.params.cursor if request.params is not None else None
-        return await self.upstream.list_tools(cursor=cursor)
+        return types.ServerResult(await self.upstream.list_tools(cursor=cursor))
+
+    async def _on_call_tool(self, request: types.CallToolRequest) -> types.ServerResult:
+        params = request.params
+        return types.ServerResult(await self.call_tool(params.name, params.arguments or {}))
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         call_id = call_id_of(self.session_id, name, arguments)
