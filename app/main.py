@@ -14,7 +14,7 @@ from app.core.errors import install_error_handlers
 from app.core.health import router as health_router
 from app.core.identity import router as identity_router
 from app.core.middleware import RequestContextMiddleware
-from app.core.spans import configure_otlp_export
+from app.core.spans import configure_otlp_export, instrument_api, instrument_exported
 from app.events.router import router as events_router
 from app.gate.clarifications import router as clarifications_router
 from app.ledger.router import events_router as user_events_router
@@ -36,7 +36,9 @@ Errors share one shape:
 @asynccontextmanager
 async def lifespan(_: FastAPI) -> AsyncIterator[None]:
     settings = get_settings()
-    configure_otlp_export(settings.otlp_endpoint, settings.service_name)
+    if settings.otlp_endpoint:
+        configure_otlp_export(settings.otlp_endpoint, settings.service_name)
+        instrument_exported()
     yield
 
 
@@ -50,6 +52,7 @@ def create_app() -> FastAPI:
         swagger_ui_parameters=SWAGGER_UI_PARAMETERS,
     )
     app.add_middleware(RequestContextMiddleware)
+    instrument_api(app)
     install_error_handlers(app)
     for router in (
         health_router,
