@@ -1,4 +1,5 @@
-"""`capture` command line: serve, worker, beat, migrate, keys, export-openapi, train, bench."""
+"""`capture` command line: serve, worker, beat, migrate, keys, export-openapi, mcp, gateway,
+train, bench."""
 
 from __future__ import annotations
 
@@ -224,6 +225,58 @@ def export_openapi(
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(render_openapi(create_app()))
     print(f"wrote {os.path.relpath(out)}")
+
+
+@app.command("mcp")
+def mcp_server(
+    transport: Annotated[str, typer.Option(help="stdio, or http (streamable HTTP).")] = "stdio",
+    host: Annotated[str, typer.Option(help="Bind address over http.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port over http.")] = 8765,
+    url: Annotated[str | None, typer.Option(help="Capture's URL (CAPTURE_URL).")] = None,
+    user_id: Annotated[str | None, typer.Option(help="Default user (CAPTURE_USER_ID).")] = None,
+    session_id: Annotated[
+        str | None, typer.Option(help="Default session (CAPTURE_SESSION_ID).")
+    ] = None,
+) -> None:
+    """Serve Capture's memory tools over MCP (a client of the Capture API at --url). Over
+    stdio the key is CAPTURE_API_KEY; over http each request brings its own bearer key."""
+    from capture_client.mcp.cli import main
+
+    argv = ["server", "--transport", transport, "--host", host, "--port", str(port)]
+    argv += _mcp_ids(url, user_id, session_id)
+    main(argv)
+
+
+@app.command(
+    "gateway", context_settings={"allow_extra_args": True, "ignore_unknown_options": True}
+)
+def mcp_gateway(
+    ctx: typer.Context,
+    upstream_url: Annotated[
+        str | None, typer.Option(help="The tool server's streamable HTTP URL.")
+    ] = None,
+    url: Annotated[str | None, typer.Option(help="Capture's URL (CAPTURE_URL).")] = None,
+    user_id: Annotated[str | None, typer.Option(help="The user (CAPTURE_USER_ID).")] = None,
+    session_id: Annotated[
+        str | None, typer.Option(help="The session (CAPTURE_SESSION_ID).")
+    ] = None,
+) -> None:
+    """Stand in for an MCP tool server over stdio: check every tool call with check-call and
+    record every result. The upstream is --upstream-url, or its command after `--`."""
+    from capture_client.mcp.cli import main
+
+    argv = ["gateway", *_mcp_ids(url, user_id, session_id)]
+    if upstream_url:
+        argv += ["--upstream-url", upstream_url]
+    main([*argv, "--", *ctx.args])
+
+
+def _mcp_ids(url: str | None, user_id: str | None, session_id: str | None) -> list[str]:
+    argv: list[str] = []
+    for flag, value in (("--url", url), ("--user-id", user_id), ("--session-id", session_id)):
+        if value:
+            argv += [flag, value]
+    return argv
 
 
 def _mount_train() -> None:

@@ -13,8 +13,9 @@ from app.clarifications.router import router as clarifications_router
 from app.core.config import get_settings
 from app.core.errors import install_error_handlers
 from app.core.health import router as health_router
+from app.core.identity import router as identity_router
 from app.core.middleware import RequestContextMiddleware
-from app.core.spans import configure_otlp_export
+from app.core.spans import configure_otlp_export, instrument_api, instrument_exported
 from app.events.router import router as events_router
 from app.ledger.router import events_router as user_events_router
 from app.ledger.router import router as nodes_router
@@ -35,7 +36,9 @@ Errors share one shape:
 @asynccontextmanager
 async def lifespan(_: FastAPI) -> AsyncIterator[None]:
     settings = get_settings()
-    configure_otlp_export(settings.otlp_endpoint, settings.service_name)
+    if settings.otlp_endpoint:
+        configure_otlp_export(settings.otlp_endpoint, settings.service_name)
+        instrument_exported()
     yield
 
 
@@ -49,9 +52,11 @@ def create_app() -> FastAPI:
         swagger_ui_parameters=SWAGGER_UI_PARAMETERS,
     )
     app.add_middleware(RequestContextMiddleware)
+    instrument_api(app)
     install_error_handlers(app)
     for router in (
         health_router,
+        identity_router,
         events_router,
         retrieval_router,
         checkcall_router,

@@ -34,12 +34,20 @@ celery_app.conf.update(
 )
 
 
-@worker_process_init.connect
-def _init_worker_process(**_: object) -> None:
-    """Each worker process exports its spans over OTLP too, when configured."""
-    from app.core.spans import configure_otlp_export
+def _trace(**_: object) -> None:
+    """Export the worker's spans over OTLP when configured, each task's continuing the trace
+    of the request that enqueued it. On worker start (solo and thread pools run tasks in the
+    main process) and in each pool process (prefork)."""
+    if not settings.otlp_endpoint:
+        return
+    from app.core.spans import configure_otlp_export, instrument_exported
 
     configure_otlp_export(settings.otlp_endpoint, settings.service_name)
+    instrument_exported()
+
+
+worker_init.connect(_trace, weak=False)
+worker_process_init.connect(_trace, weak=False)
 
 
 @worker_init.connect

@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from app.core.metrics import HTTP_REQUESTS, HTTP_SECONDS
-from app.core.spans import new_trace_id, trace_id_from_traceparent
+from app.core.spans import current_trace_id, new_trace_id
 
 # Whole request bodies above this are refused before parsing (fields have their own limits).
 MAX_BODY_BYTES = 256 * 1024
@@ -28,9 +28,7 @@ class RequestContextMiddleware(BaseHTTPMiddleware):
                 },
                 status_code=413,
             )
-        request.state.trace_id = (
-            trace_id_from_traceparent(request.headers.get("traceparent")) or new_trace_id()
-        )
+        request.state.trace_id = current_trace_id() or new_trace_id()
         t0 = time.perf_counter()
         response = await call_next(request)
         route = request.scope.get("route")

@@ -50,6 +50,12 @@ class NodeState(StrEnum):
     evicted = "evicted"
 
 
+class Role(StrEnum):
+    agent = "agent"
+    auditor = "auditor"
+    admin = "admin"
+
+
 class EventStatus(StrEnum):
     pending = "pending"
     processed = "processed"
@@ -462,3 +468,9 @@ class AuditOut(_Response):
     response_utility: float | None
     response_matches_factual: bool | None
     error_code: str | None
+
+
+class KeyIdentity(_Response):
+    tenant_id: uuid.UUID
+    key_id: uuid.UUID
+    role: Role
