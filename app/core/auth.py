@@ -69,7 +69,7 @@ def _bearer(request: Request) -> str:
     return token.strip()
 
 
-def authenticate(request: Request, db: Session = Depends(get_db)) -> Principal:
+def authenticate(request: Request, db: Session = Depends(get_db, scope="function")) -> Principal:
     raw = _bearer(request)
     if not raw.startswith(f"{KEY_PREFIX}_") or len(raw) > 256:
         raise Unauthenticated("invalid API key")

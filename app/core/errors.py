@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.core import db as core_db
+
+log = logging.getLogger(__name__)
+
+# What a client is told to wait before retrying while the database cannot be reached.
+RETRY_AFTER_S = 5
 
 
 class AppError(Exception):
@@ -69,7 +78,8 @@ class ErrorResponse(BaseModel):
 def responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
     """OpenAPI `responses=` for a route: each declared error with the shared shape."""
     out: dict[int | str, dict[str, Any]] = {}
-    declared: tuple[type[AppError], ...] = (Unauthenticated, Forbidden, *errors)
+    # Every authenticated route reads its key from the database, so each may be unavailable.
+    declared: tuple[type[AppError], ...] = (Unauthenticated, Forbidden, *errors, Unavailable)
     for err in declared:
         entry = out.setdefault(err.status_code, {"model": ErrorResponse, "description": ""})
         codes = [c for c in entry["description"].split(", ") if c]
@@ -83,6 +93,39 @@ def _body(code: str, message: str, details: dict[str, Any] | None = None) -> dic
     return ErrorResponse(error=ErrorBody(code=code, message=message, details=details)).model_dump(
         exclude_none=True
     )
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """The database could not be reached or dropped the connection: an outage, not a bug."""
+    if isinstance(exc, sa_exc.OperationalError | sa_exc.InterfaceError | sa_exc.TimeoutError):
+        return True
+    return isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated
+
+
+def unavailable_response(exc: BaseException) -> JSONResponse:
+    """503 `unavailable` with Retry-After; the outage is logged once, when it starts."""
+    if core_db.note_database_unavailable():
+        log.warning(
+            "database unavailable (%s); answering 503 until a transaction commits again",
+            type(exc).__name__,
+        )
+    return JSONResponse(
+        _body("unavailable", "the database is unavailable; retry later"),
+        status_code=503,
+        headers={"Retry-After": str(RETRY_AFTER_S)},
+    )
+
+
+def internal_error_response() -> JSONResponse:
+    return JSONResponse(_body("internal_error", "internal server error"), status_code=500)
+
+
+HTTP_ERROR_CODES = {
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    429: "rate_limited",
+}
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -104,5 +147,14 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return JSONResponse(_body(code, str(exc.detail)), status_code=exc.status_code)
+        code = HTTP_ERROR_CODES.get(exc.status_code, "http_error")
+        # The headers carry what the status promises: Allow on a 405, Retry-After on a 429.
+        return JSONResponse(
+            _body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers
+        )
+
+    for outage in (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError):
+
+        @app.exception_handler(outage)
+        async def _outage(_: Request, exc: Exception) -> JSONResponse:
+            return unavailable_response(exc)

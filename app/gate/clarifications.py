@@ -15,9 +15,9 @@ from app.core import spans
 from app.core.auth import AgentPrincipal, Principal
 from app.core.db import get_db
 from app.core.errors import Conflict, InvalidInput, NotFound, responses
+from app.core.inputs import EXTERNAL_ID
 from app.domain.vocabulary import ClarificationStatus, NodeState
 from app.events import repository as events_repository
-from app.events.schemas import EXTERNAL_ID
 from app.ledger.service import promote, retire, supersede_conflicting
 from app.models import Clarification, Node
 from app.models.base import utcnow
@@ -74,7 +74,7 @@ def list_clarifications(
     user_id: str = Query(pattern=EXTERNAL_ID),
     status: ClarificationStatus | None = ClarificationStatus.pending,
     principal: Principal = AgentPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> list[ClarificationOut]:
     user = events_repository.find_user(db, principal.tenant_id, user_id)
     if user is None:
@@ -95,7 +95,7 @@ def answer_clarification(
     body: ClarificationAnswer,
     request: Request,
     principal: Principal = AgentPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> ClarificationOut:
     """The user's answer resolves the quarantined claim: promote, scope, or evict it."""
     return _out(resolve(db, principal.tenant_id, clarification_id, body,
