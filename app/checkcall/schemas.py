@@ -150,5 +150,8 @@ class CheckCallResponse(BaseModel):
     )
     side_effect: SideEffect
     policy_version: str
-    decision_id: uuid.UUID
+    decision_id: uuid.UUID | None = Field(
+        description="The recorded check; null when the tenant never wrote an event for the "
+        "user (the decision stands but is not recorded)."
+    )
     trace_id: str

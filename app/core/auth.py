@@ -12,10 +12,11 @@ import hmac
 import secrets
 import uuid
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from fastapi import Depends, Request
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.core.config import get_settings
@@ -26,6 +27,8 @@ from app.models.base import utcnow
 from app.models.enums import Role
 
 KEY_PREFIX = "cap"
+# `last_used_at` is written at most this often per key, so reads stay (nearly) write-free.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +38,43 @@ class Principal:
     role: Role
 
 
-def hash_key(raw_key: str) -> str:
-    secret = get_settings().secret_key.encode()
-    return hmac.new(secret, raw_key.encode(), hashlib.sha256).hexdigest()
+def hash_key(raw_key: str, secret: str | None = None) -> str:
+    key = (secret if secret is not None else get_settings().secret_key).encode()
+    return hmac.new(key, raw_key.encode(), hashlib.sha256).hexdigest()
+
+
+def find_key(db: Session, raw_key: str) -> ApiKey | None:
+    """The key's row under the current secret, or under the previous one during a rotation
+    (then its stored hash moves to the current secret)."""
+    settings = get_settings()
+    current = hash_key(raw_key)
+    key = db.scalar(select(ApiKey).where(ApiKey.key_hash == current))
+    if key is not None or not settings.previous_secret_key:
+        return key
+    key = db.scalar(
+        select(ApiKey).where(ApiKey.key_hash == hash_key(raw_key, settings.previous_secret_key))
+    )
+    if key is not None:
+        key.key_hash = current
+    return key
+
+
+def touch_last_used(db: Session, key: ApiKey) -> None:
+    """Record the key's use, once per LAST_USED_RESOLUTION: the conditional UPDATE lets
+    concurrent requests through without each writing."""
+    now = utcnow()
+    if key.last_used_at is not None and now - key.last_used_at < LAST_USED_RESOLUTION:
+        return
+    db.execute(
+        update(ApiKey)
+        .where(
+            ApiKey.id == key.id,
+            (ApiKey.last_used_at.is_(None))
+            | (ApiKey.last_used_at < now - LAST_USED_RESOLUTION),
+        )
+        .values(last_used_at=now)
+        .execution_options(synchronize_session=False)
+    )
 
 
 def create_api_key(db: Session, tenant: Tenant, role: Role, name: str) -> tuple[ApiKey, str]:
@@ -73,10 +110,10 @@ def authenticate(request: Request, db: Session = Depends(get_db, scope="function
     raw = _bearer(request)
     if not raw.startswith(f"{KEY_PREFIX}_") or len(raw) > 256:
         raise Unauthenticated("invalid API key")
-    key = db.scalar(select(ApiKey).where(ApiKey.key_hash == hash_key(raw)))
+    key = find_key(db, raw)
     if key is None or key.revoked_at is not None:
         raise Unauthenticated("invalid API key")
-    key.last_used_at = utcnow()
+    touch_last_used(db, key)
     principal = Principal(tenant_id=key.tenant_id, key_id=key.id, role=Role(key.role))
     request.state.principal = principal
     return principal

@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     port: int = 8000
     # Secret used to pepper API-key hashes; must be set outside local use.
     secret_key: str = "local-dev-secret-change-me"
+    # The secret before the last rotation: keys stored under it still verify, and are
+    # re-hashed under `secret_key` on first use.
+    previous_secret_key: str | None = None
 
     # The learned authenticity gate (docs/models/gate.md); the paper's heuristics stay
     # selectable per deployment or per tenant (`capture tenants policy`).

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 
 import migrations
 
@@ -18,8 +18,15 @@ def alembic_config() -> Config:
     return cfg
 
 
+# Advisory-lock key held while migrating: replicas that start together migrate one at a time,
+# and the later ones find the schema at head.
+MIGRATION_LOCK_KEY = 4242002
+
+
 def upgrade_to_head(engine: Engine) -> None:
     cfg = alembic_config()
     with engine.begin() as connection:
+        # Transaction-scoped: released by the migration's own commit or rollback.
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "head")

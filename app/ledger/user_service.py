@@ -89,7 +89,9 @@ def list_nodes(
     limit: int,
     offset: int,
 ) -> NodePage:
-    user = _user(db, principal, external_user_id)
+    user = events_repository.find_user(db, principal.tenant_id, external_user_id)
+    if user is None:  # a read never creates the user it names
+        return NodePage(nodes=[], total=0, limit=limit, offset=offset)
     query = select(Node).where(Node.user_id == user.id, Node.erased_at.is_(None))
     if as_of is not None:
         # What was held (active) at event time `as_of`, as recorded by now.

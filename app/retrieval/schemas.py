@@ -70,7 +70,10 @@ class RetrievedMemory(BaseModel):
 
 
 class RetrieveResponse(BaseModel):
-    retrieval_id: uuid.UUID
+    retrieval_id: uuid.UUID | None = Field(
+        description="The recorded retrieval; null when nothing was recorded (a user the "
+        "tenant never wrote an event for, or a new session where nothing was returned)."
+    )
     trace_id: str
     mode: Literal["tool", "context"]
     memories: list[RetrievedMemory]
