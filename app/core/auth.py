@@ -19,6 +19,7 @@ from fastapi import Depends, Request
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from app.core import ratelimit
 from app.core.config import get_settings
 from app.core.db import get_db
 from app.core.errors import Forbidden, Unauthenticated
@@ -114,6 +115,9 @@ def authenticate(request: Request, db: Session = Depends(get_db, scope="function
     if key is None or key.revoked_at is not None:
         raise Unauthenticated("invalid API key")
     touch_last_used(db, key)
+    if ratelimit.redis_url() is not None:
+        tenant = db.get(Tenant, key.tenant_id)
+        ratelimit.check(key.id, tenant.rate_limit_per_minute if tenant else None)
     principal = Principal(tenant_id=key.tenant_id, key_id=key.id, role=Role(key.role))
     request.state.principal = principal
     return principal

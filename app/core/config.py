@@ -83,6 +83,12 @@ class Settings(BaseSettings):
     audit_llm_timeout_s: float = Field(default=60.0, gt=0.0)
     audit_max_new_tokens: int = Field(default=48, ge=1, le=512)
 
+    # Requests per minute per API key, counted in Redis (a tenant's own setting,
+    # `capture tenants rate-limit`, takes precedence). Unset: no limit. Redis is
+    # CAPTURE_RATE_LIMIT_REDIS_URL, else the broker; with neither, limits are off.
+    rate_limit_per_minute: int | None = Field(default=None, ge=1)
+    rate_limit_redis_url: str | None = None
+
     # Input limits (bytes of UTF-8 text unless noted).
     max_event_text_bytes: int = 32 * 1024
     max_query_bytes: int = 4 * 1024

@@ -24,10 +24,17 @@ class AppError(Exception):
     status_code = 400
     code = "bad_request"
 
-    def __init__(self, message: str, *, details: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        details: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.details = details
+        self.headers = headers
 
 
 class Unauthenticated(AppError):
@@ -60,6 +67,11 @@ class InvalidInput(AppError):
     code = "invalid_input"
 
 
+class RateLimited(AppError):
+    status_code = 429
+    code = "rate_limited"
+
+
 class Unavailable(AppError):
     status_code = 503
     code = "unavailable"
@@ -79,7 +91,9 @@ def responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
     """OpenAPI `responses=` for a route: each declared error with the shared shape."""
     out: dict[int | str, dict[str, Any]] = {}
     # Every authenticated route reads its key from the database, so each may be unavailable.
-    declared: tuple[type[AppError], ...] = (Unauthenticated, Forbidden, *errors, Unavailable)
+    declared: tuple[type[AppError], ...] = (
+        Unauthenticated, Forbidden, *errors, RateLimited, Unavailable
+    )
     for err in declared:
         entry = out.setdefault(err.status_code, {"model": ErrorResponse, "description": ""})
         codes = [c for c in entry["description"].split(", ") if c]
@@ -131,7 +145,11 @@ HTTP_ERROR_CODES = {
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AppError)
     async def _app_error(_: Request, exc: AppError) -> JSONResponse:
-        return JSONResponse(_body(exc.code, exc.message, exc.details), status_code=exc.status_code)
+        return JSONResponse(
+            _body(exc.code, exc.message, exc.details),
+            status_code=exc.status_code,
+            headers=exc.headers,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
