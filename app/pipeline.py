@@ -34,6 +34,7 @@ from app.core import spans
 from app.core.config import get_settings
 from app.core.db import session_scope
 from app.core.embeddings import get_embedder
+from app.core.errors import database_unavailable
 from app.core.metrics import DECISIONS, EVENTS_PROCESSED, WRITE_PATH_SECONDS
 from app.domain.claims import Extraction, Hypothesis
 from app.domain.gate import AdmissionPolicy, EventView, asks_questions
@@ -53,9 +54,6 @@ log = logging.getLogger(__name__)
 PROCESS_EVENT_TASK = "capture.process_event"
 SWEEP_QUARANTINE_TASK = "capture.sweep_quarantine"
 REQUEUE_STALE_TASK = "capture.requeue_stale_events"
-# An event still pending this long after it was accepted lost its task (a broker outage,
-# say); the periodic requeue hands it to the workers again. Processing is idempotent.
-STALE_PENDING_AFTER = timedelta(minutes=5)
 
 
 @dataclass(slots=True)
@@ -114,7 +112,20 @@ def process_event(
         .order_by(Event.seq)
     ).all()
     trusted = tenant.trusted_sources if tenant is not None else []
-    return [_process_one(db, e, state, policy, trusted) for e in pending]
+    outcomes = []
+    for pending_event in pending:
+        try:
+            with db.begin_nested():  # a poison event's partial work is undone alone
+                outcomes.append(_process_one(db, pending_event, state, policy, trusted))
+        except Exception as exc:
+            if database_unavailable(exc):
+                raise  # transient: the task retries the whole user's batch
+            # Deterministic: retrying cannot help, and the user's later events wait behind
+            # it, so it fails on its first attempt and they go on.
+            log.warning("event %s failed in processing (%s); the user's later events go on",
+                        pending_event.id, type(exc).__name__)
+            mark_failed(db, pending_event.id, "processing_error")
+    return outcomes
 
 
 def _process_one(
@@ -276,13 +287,18 @@ def sweep_quarantine() -> int:
         return len(ledger_service.evict_expired_quarantine(db, None, utcnow()))
 
 
-def requeue_stale_events(limit: int = 1000) -> int:
-    """Enqueue again the last stale pending event of each user (it processes earlier ones)."""
+def requeue_stale_events(stale_after_s: float | None = None, limit: int = 1000) -> int:
+    """Enqueue again the last pending event of each user whose events have waited longer
+    than `stale_after_s` (default CAPTURE_REQUEUE_STALE_AFTER_S): its task lost its worker
+    or its broker message. That task processes the user's earlier ones too; processing is
+    idempotent, so a task still queued only finds the work done."""
+    if stale_after_s is None:
+        stale_after_s = get_settings().requeue_stale_after_s
     with session_scope() as db:
         rows = db.execute(
             select(Event.user_id, func.max(Event.seq))
             .where(Event.status == EventStatus.pending.value,
-                   Event.received_at < utcnow() - STALE_PENDING_AFTER)
+                   Event.received_at < utcnow() - timedelta(seconds=stale_after_s))
             .group_by(Event.user_id)
             .limit(limit)
         ).all()

@@ -102,6 +102,10 @@ class Settings(BaseSettings):
     # Celery
     task_queue: str = "capture"
     quarantine_sweep_interval_s: float = 3600.0
+    # Beat hands events pending longer than `requeue_stale_after_s` to the workers again,
+    # every `requeue_interval_s` (a worker also does it once when it starts).
+    requeue_stale_after_s: float = Field(default=30.0, gt=0.0)
+    requeue_interval_s: float = Field(default=10.0, gt=0.0)
     # A worker serves its Prometheus metrics on this port (unset: not served).
     worker_metrics_port: int | None = Field(default=None, ge=1, le=65535)
 
