@@ -187,6 +187,27 @@ def tenants_policy(
     print(f"tenant {tenant}: admission policy {policy}")
 
 
+@tenants_app.command("rate-limit")
+def tenants_rate_limit(
+    tenant: Annotated[str, typer.Argument(help="Tenant name (created if missing).")],
+    per_minute: Annotated[str, typer.Argument(
+        help="Requests per minute per API key, or 'default' to follow "
+             "CAPTURE_RATE_LIMIT_PER_MINUTE.")],
+) -> None:
+    """Set a tenant's request limit per API key (counted in Redis; see docs/operations.md)."""
+    from app.core.auth import get_or_create_tenant
+    from app.core.bootstrap import migrate as run_migrations
+    from app.core.db import session_scope
+
+    if per_minute != "default" and not (per_minute.isdigit() and int(per_minute) >= 1):
+        raise typer.BadParameter("a positive number of requests, or 'default'")
+    run_migrations()
+    with session_scope() as db:
+        row = get_or_create_tenant(db, tenant)
+        row.rate_limit_per_minute = None if per_minute == "default" else int(per_minute)
+    print(f"tenant {tenant}: rate limit {per_minute} per minute per key")
+
+
 @tenants_app.command("trust-source")
 def tenants_trust_source(
     tenant: Annotated[str, typer.Argument(help="Tenant name (created if missing).")],

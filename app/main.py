@@ -14,7 +14,11 @@ from app.core.config import get_settings
 from app.core.errors import install_error_handlers
 from app.core.health import router as health_router
 from app.core.identity import router as identity_router
-from app.core.middleware import RequestContextMiddleware
+from app.core.middleware import (
+    BodyLimitMiddleware,
+    CatchAllMiddleware,
+    RequestContextMiddleware,
+)
 from app.core.spans import configure_otlp_export, instrument_api, instrument_exported
 from app.events.router import router as events_router
 from app.ledger.router import events_router as user_events_router
@@ -51,6 +55,9 @@ def create_app() -> FastAPI:
         generate_unique_id_function=operation_id,
         swagger_ui_parameters=SWAGGER_UI_PARAMETERS,
     )
+    # Outermost last: trace id and metrics see every answer, the 413 and the catch-all's.
+    app.add_middleware(CatchAllMiddleware)
+    app.add_middleware(BodyLimitMiddleware)
     app.add_middleware(RequestContextMiddleware)
     instrument_api(app)
     install_error_handlers(app)

@@ -35,6 +35,7 @@ from app.core import spans
 from app.core.config import get_settings
 from app.core.db import session_scope
 from app.core.embeddings import get_embedder
+from app.core.errors import database_unavailable
 from app.core.metrics import DECISIONS, EVENTS_PROCESSED, WRITE_PATH_SECONDS
 from app.domain.claims import Extraction, Hypothesis
 from app.domain.gate import AdmissionPolicy, EventView, asks_questions
@@ -54,9 +55,6 @@ log = logging.getLogger(__name__)
 PROCESS_EVENT_TASK = "capture.process_event"
 SWEEP_QUARANTINE_TASK = "capture.sweep_quarantine"
 REQUEUE_STALE_TASK = "capture.requeue_stale_events"
-# An event still pending this long after it was accepted lost its task (a broker outage,
-# say); the periodic requeue hands it to the workers again. Processing is idempotent.
-STALE_PENDING_AFTER = timedelta(minutes=5)
 
 
 @dataclass(slots=True)
@@ -107,7 +105,20 @@ def process_event(
     state = gate_service.lock_state(db, event.tenant_id, event.user_id, policy)
     pending = events_repository.pending_up_to(db, event.user_id, event.seq)
     trusted = tenant.trusted_sources if tenant is not None else []
-    return [_process_one(db, e, state, policy, trusted) for e in pending]
+    outcomes = []
+    for pending_event in pending:
+        try:
+            with db.begin_nested():  # a poison event's partial work is undone alone
+                outcomes.append(_process_one(db, pending_event, state, policy, trusted))
+        except Exception as exc:
+            if database_unavailable(exc):
+                raise  # transient: the task retries the whole user's batch
+            # Deterministic: retrying cannot help, and the user's later events wait behind
+            # it, so it fails on its first attempt and they go on.
+            log.warning("event %s failed in processing (%s); the user's later events go on",
+                        pending_event.id, type(exc).__name__)
+            mark_failed(db, pending_event.id, "processing_error")
+    return outcomes
 
 
 def _process_one(
@@ -275,10 +286,16 @@ def sweep_quarantine() -> int:
         return len(ledger_service.evict_expired_quarantine(db, None, utcnow()))
 
 
-def requeue_stale_events(limit: int = 1000) -> int:
-    """Enqueue again the last stale pending event of each user (it processes earlier ones)."""
+def requeue_stale_events(stale_after_s: float | None = None, limit: int = 1000) -> int:
+    """Enqueue again the last pending event of each user whose events have waited longer
+    than `stale_after_s` (default CAPTURE_REQUEUE_STALE_AFTER_S): its task lost its worker
+    or its broker message. That task processes the user's earlier ones too; processing is
+    idempotent, so a task still queued only finds the work done."""
+    if stale_after_s is None:
+        stale_after_s = get_settings().requeue_stale_after_s
     with session_scope() as db:
-        event_ids = events_repository.stale_pending(db, utcnow() - STALE_PENDING_AFTER, limit)
+        event_ids = events_repository.stale_pending(
+            db, utcnow() - timedelta(seconds=stale_after_s), limit)
     for event_id in event_ids:
         if event_id is not None:
             enqueue_process_event(event_id)

@@ -22,7 +22,7 @@ def check_call(
     body: CheckCallRequest,
     request: Request,
     principal: Principal = AgentPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> CheckCallResponse:
     """`allow`, `ask` (confirm with the user first) or `deny`, decided from where each sink
     argument's value came from: the user's own words, the operator's allowlist, data

@@ -3,10 +3,10 @@ from __future__ import annotations
 import uuid
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.checkcall.policy import SideEffect
-from app.events.schemas import EXTERNAL_ID
+from app.core.inputs import EXTERNAL_ID, storable_json
 
 MAX_ARGS = 64
 TOOL_NAME = r"^[A-Za-z0-9_][A-Za-z0-9_.:\-]{0,127}$"
@@ -20,6 +20,12 @@ class ToolCall(BaseModel):
         default_factory=dict,
         description="The arguments the agent is about to pass, as JSON.",
     )
+
+    @field_validator("args")
+    @classmethod
+    def _storable(cls, value: dict[str, Any]) -> dict[str, Any]:
+        storable_json(value)
+        return value
 
     @model_validator(mode="after")
     def _bounded(self) -> ToolCall:
@@ -144,5 +150,8 @@ class CheckCallResponse(BaseModel):
     )
     side_effect: SideEffect
     policy_version: str
-    decision_id: uuid.UUID
+    decision_id: uuid.UUID | None = Field(
+        description="The recorded check; null when the tenant never wrote an event for the "
+        "user (the decision stands but is not recorded)."
+    )
     trace_id: str

@@ -44,7 +44,6 @@ from app.checkcall.schemas import (
 from app.core import spans
 from app.core.auth import Principal
 from app.domain.vocabulary import Origin
-from app.events import repository as events_repository
 from app.models import ToolCheck
 from app.models.base import utcnow
 
@@ -142,9 +141,10 @@ def check_call(
         declared_events,
         declared_nodes,
     )
+    # A user the tenant never wrote an event for: the check is decided (a side-effecting
+    # call fails closed, session_record_missing) but not recorded, so reads naming random
+    # users write nothing.
     user_id = context.user_id
-    if user_id is None:  # a user the record has never seen: the decision still needs a row
-        user_id = events_repository.get_or_create_user(db, principal.tenant_id, body.user_id).id
     allowlist = policy.allowlist_for(context.tenant_name)
     session_events, prior = context.events, context.checks
     evidence = assemble(session_events, ledger, declared_events, declared_nodes)
@@ -155,6 +155,7 @@ def check_call(
         trace_id=trace_id,
         user_id=user_id,
         session_id=context.session_id,
+        persist=user_id is not None,
     )
     with recorder.span(
         spans.CHECK_TOOL_CALL,
@@ -193,8 +194,9 @@ def check_call(
         fed_by = sorted(
             {rid for v in verdicts for s in v.sources for rid in s.retrieval_ids}, key=str
         )
+        check_id = uuid.uuid4()
         check = ToolCheck(
-            id=uuid.uuid4(),
+            id=check_id,
             tenant_id=principal.tenant_id,
             user_id=user_id,
             session_id=context.session_id,
@@ -214,11 +216,12 @@ def check_call(
             policy_version=policy.version,
             trace_id=recorder.trace_id,
         )
-        repository.add_check(db, check)
+        if user_id is not None:
+            repository.add_check(db, check)
         fed_traces = sorted({r.trace_id for r in context.retrievals if r.id in set(fed_by)})
         attrs.update(
             {
-                "capture.tool_check.id": check.id,
+                "capture.tool_check.id": check_id,
                 "capture.tool_check.decision": outcome.decision.value,
                 "capture.tool_check.reasons": [r.code for r in reasons],
                 "capture.tool_check.side_effect": spec.side_effect.value,
@@ -242,7 +245,7 @@ def check_call(
         triage_score=score,
         side_effect=spec.side_effect.value,
         policy_version=policy.version,
-        decision_id=check.id,
+        decision_id=check_id if user_id is not None else None,
         trace_id=recorder.trace_id,
     )
 

@@ -12,8 +12,8 @@ from app.clarifications.schemas import ClarificationAnswer, ClarificationOut
 from app.core.auth import AgentPrincipal, Principal
 from app.core.db import get_db
 from app.core.errors import Conflict, InvalidInput, NotFound, responses
+from app.core.inputs import EXTERNAL_ID
 from app.domain.vocabulary import ClarificationStatus
-from app.events.schemas import EXTERNAL_ID
 
 router = APIRouter(prefix="/v1/clarifications", tags=["clarifications"])
 
@@ -23,7 +23,7 @@ def list_clarifications(
     user_id: str = Query(pattern=EXTERNAL_ID),
     status: ClarificationStatus | None = ClarificationStatus.pending,
     principal: Principal = AgentPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> list[ClarificationOut]:
     return [ClarificationOut.of(c) for c in service.list_for_user(db, principal, user_id, status)]
 
@@ -38,7 +38,7 @@ def answer_clarification(
     body: ClarificationAnswer,
     request: Request,
     principal: Principal = AgentPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> ClarificationOut:
     """The user's answer resolves the quarantined claim: promote, scope, or evict it."""
     return ClarificationOut.of(service.answer(db, principal.tenant_id, clarification_id, body,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
+from datetime import datetime
 
-from sqlalchemy import Connection, Row, func, select, text
+from sqlalchemy import Connection, Row, func, select, text, update
 from sqlalchemy.orm import Session
 
 from app.models import ApiKey, Tenant
@@ -37,3 +39,22 @@ def count_keys(db: Session) -> int:
 
 def ping(conn: Connection) -> None:
     conn.execute(text("SELECT 1"))
+
+
+def touch_key(db: Session, key_id: uuid.UUID, now: datetime, unless_used_after: datetime) -> None:
+    """Set the key's last use to `now` unless it was recorded after `unless_used_after`: the
+    conditional UPDATE lets concurrent requests through without each writing."""
+    db.execute(
+        update(ApiKey)
+        .where(
+            ApiKey.id == key_id,
+            (ApiKey.last_used_at.is_(None)) | (ApiKey.last_used_at < unless_used_after),
+        )
+        .values(last_used_at=now)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def advisory_xact_lock(conn: Connection, key: int) -> None:
+    """Wait for the transaction-scoped advisory lock `key` (released at commit or rollback)."""
+    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})

@@ -65,8 +65,11 @@ class SpanRecorder:
         user_id: uuid.UUID | None = None,
         session_id: uuid.UUID | None = None,
         parent_span_id: str | None = None,
+        persist: bool = True,
     ) -> None:
         self.db = db
+        # False: spans are exported (when configured) but no row is written.
+        self.persist = persist
         self.tenant_id = tenant_id
         self.trace_id = trace_id or new_trace_id()
         self.user_id = user_id
@@ -124,7 +127,8 @@ class SpanRecorder:
                 )
                 if len(self._stack) == self._outer_depth:
                     closed, self._closed = self._closed, []
-                    if status == "ok" or self.db.is_active:  # a rolled-back session keeps none
+                    if self.persist and (status == "ok" or self.db.is_active):
+                        # a rolled-back session keeps none
                         self.db.add_all(closed)
 
     @property

@@ -30,7 +30,7 @@ def post_event(
     response: Response,
     wait: bool = Query(False, description="Wait (bounded) for the gate's decision."),
     principal: Principal = AgentPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> EventAccepted:
     """Store the event and enqueue extraction → gate → ledger. 202 with the event id;
     with `?wait=true`, 200 with the decisions once processed (202 if the wait runs out).
@@ -56,7 +56,9 @@ def post_event(
 
 @router.get("/{event_id}", response_model=EventDetail, responses=responses(NotFound))
 def get_event(
-    event_id: uuid.UUID, principal: Principal = ReaderPrincipal, db: Session = Depends(get_db)
+    event_id: uuid.UUID,
+    principal: Principal = ReaderPrincipal,
+    db: Session = Depends(get_db, scope="function"),
 ) -> EventDetail:
     """The event with its hypotheses, decisions and the node changes it caused."""
     return service.event_detail(db, principal, event_id)

@@ -6,11 +6,11 @@ from datetime import UTC, datetime, timedelta
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.core.config import get_settings
+from app.core.inputs import EXTERNAL_ID, SafeStr, Timestamp
 from app.domain.vocabulary import Action, Direction, NodeState, Origin, Timescale
 from app.models import Decision, HypothesisRow
 from app.models.enums import EventStatus
 
-EXTERNAL_ID = r"^[A-Za-z0-9][A-Za-z0-9._:@\-]{0,127}$"
 # Events may be replayed from the past; one from the future beyond clock skew is an error.
 MAX_CLOCK_SKEW = timedelta(days=1)
 
@@ -50,12 +50,14 @@ class EventCreate(BaseModel):
     user_id: str = Field(pattern=EXTERNAL_ID, description="The caller's pseudonymous user id.")
     session_id: str = Field(pattern=EXTERNAL_ID)
     origin: Origin
-    text: str = Field(min_length=1, description="At most 32 KB of UTF-8 (configurable).")
-    occurred_at: datetime = Field(description="ISO-8601 with a timezone.")
+    text: SafeStr = Field(min_length=1, description="At most 32 KB of UTF-8 (configurable).")
+    occurred_at: Timestamp = Field(
+        description="ISO-8601 with a timezone, from 1970-01-01 to a day past the server's clock."
+    )
     domain: str | None = Field(default=None, max_length=64, pattern=r"^[a-z0-9_\-]+$")
-    source_uri: str | None = Field(default=None, max_length=2048)
-    tool_name: str | None = Field(default=None, max_length=128)
-    idempotency_key: str | None = Field(default=None, min_length=1, max_length=128)
+    source_uri: SafeStr | None = Field(default=None, max_length=2048)
+    tool_name: SafeStr | None = Field(default=None, max_length=128)
+    idempotency_key: SafeStr | None = Field(default=None, min_length=1, max_length=128)
 
     @field_validator("text")
     @classmethod
@@ -64,12 +66,10 @@ class EventCreate(BaseModel):
 
     @field_validator("occurred_at")
     @classmethod
-    def _aware_and_not_future(cls, value: datetime) -> datetime:
-        if value.tzinfo is None or value.utcoffset() is None:
-            raise ValueError("occurred_at must include a timezone")
+    def _not_future(cls, value: datetime) -> datetime:
         if value - datetime.now(UTC) > MAX_CLOCK_SKEW:
             raise ValueError("occurred_at is in the future")
-        return value.astimezone(UTC)
+        return value
 
 
 class DecisionOut(BaseModel):

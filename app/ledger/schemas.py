@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.core.inputs import SafeStr
 from app.domain.vocabulary import Direction, Layer, NodeState, Origin, Timescale
 from app.ledger.rules import decayed_confidence
 from app.models import Node
@@ -84,7 +85,7 @@ class NodePatch(BaseModel):
         },
     )
 
-    claim: str | None = Field(default=None, min_length=1, max_length=512)
+    claim: SafeStr | None = Field(default=None, min_length=1, max_length=512)
     direction: Literal["prefer", "avoid"] | None = None
     scope: str | None = Field(default=None, max_length=64, pattern=r"^[a-z0-9_\-]+$")
     layer: Literal["stable", "contextual", "transient"] | None = None

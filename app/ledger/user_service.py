@@ -57,7 +57,9 @@ def list_nodes(
     limit: int,
     offset: int,
 ) -> NodePage:
-    user = _user(db, principal, external_user_id)
+    user = events_repository.find_user(db, principal.tenant_id, external_user_id)
+    if user is None:  # a read never creates the user it names
+        return NodePage(nodes=[], total=0, limit=limit, offset=offset)
     total, nodes = repository.node_page(
         db, user.id, state=state, layer=layer, scope=scope, as_of=as_of, limit=limit,
         offset=offset,

@@ -219,7 +219,7 @@ class RetrievedMemory(_Response):
 
 
 class RetrieveResponse(_Response):
-    retrieval_id: uuid.UUID
+    retrieval_id: uuid.UUID | None
     trace_id: str
     mode: RetrievalMode
     memories: list[RetrievedMemory]
@@ -289,7 +289,7 @@ class CheckCallResponse(_Response):
     triage_score: float
     side_effect: SideEffect
     policy_version: str
-    decision_id: uuid.UUID
+    decision_id: uuid.UUID | None
     trace_id: str
 
 
