@@ -1,5 +1,5 @@
-"""`capture` command line: serve, worker, beat, migrate, keys, export-openapi, mcp, gateway,
-train, bench."""
+"""`capture` command line: serve, worker, beat, migrate, erase-compact, keys, tenants,
+export-openapi, mcp, gateway, train, bench."""
 
 from __future__ import annotations
 
@@ -93,6 +93,32 @@ def beat() -> None:
     from workers.celery_app import celery_app
 
     celery_app.start(["beat", "--loglevel=INFO"])
+
+
+@app.command("erase-compact")
+def erase_compact(
+    yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation.")] = False,
+    lock_timeout_s: Annotated[float, typer.Option(
+        help="Longest wait for each table's lock; a table not granted it is skipped.")] = 5.0,
+) -> None:
+    """Rewrite the tables that held erased text (VACUUM FULL, then CHECKPOINT), so the text
+    leaves the table files. Each table is locked ACCESS EXCLUSIVE while it is rewritten:
+    reads and writes of it wait. Run it in a quiet period."""
+    from app.core.compaction import ERASED_TEXT_TABLES, compact
+    from app.core.db import get_engine
+
+    print("erase-compact rewrites " + ", ".join(ERASED_TEXT_TABLES) + " one at a time; each "
+          "is locked ACCESS EXCLUSIVE (no reads or writes) while it is rewritten, and needs "
+          "free disk for a copy of itself.", file=sys.stderr)
+    if not yes and not typer.confirm("Go on?"):
+        raise typer.Exit(1)
+    skipped = False
+    for row in compact(get_engine(), lock_timeout_ms=int(lock_timeout_s * 1000)):
+        skipped = skipped or row.skipped is not None
+        print(json.dumps({"table": row.table, "bytes_before": row.bytes_before,
+                          "bytes_after": row.bytes_after, "skipped": row.skipped}))
+    if skipped:
+        raise typer.Exit(2)
 
 
 @keys_app.command("create")

@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Sequence
 
 from sqlalchemy import Row, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from app.domain.vocabulary import ClarificationStatus
 from app.models import Clarification, Node
@@ -14,12 +14,19 @@ from app.models import Clarification, Node
 
 def questions_of(
     db: Session, user_id: uuid.UUID, status: ClarificationStatus | None, limit: int
-) -> Sequence[Clarification]:
-    """The user's questions (of one status, when given), oldest first."""
-    query = select(Clarification).where(Clarification.user_id == user_id)
+) -> Sequence[Row[Clarification, Node, Node | None]]:
+    """The user's questions (of one status, when given), oldest first, each with the node it
+    asks about and the node it would replace (if any)."""
+    contradicted = aliased(Node)
+    query = (
+        select(Clarification, Node, contradicted)
+        .join(Node, Node.id == Clarification.node_id)
+        .outerjoin(contradicted, contradicted.id == Clarification.contradicted_node_id)
+        .where(Clarification.user_id == user_id)
+    )
     if status is not None:
         query = query.where(Clarification.status == status.value)
-    return db.scalars(query.order_by(Clarification.created_at).limit(limit)).all()
+    return db.execute(query.order_by(Clarification.created_at).limit(limit)).all()
 
 
 def locked_question(

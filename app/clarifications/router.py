@@ -25,7 +25,7 @@ def list_clarifications(
     principal: Principal = AgentPrincipal,
     db: Session = Depends(get_db, scope="function"),
 ) -> list[ClarificationOut]:
-    return [ClarificationOut.of(c) for c in service.list_for_user(db, principal, user_id, status)]
+    return service.list_for_user(db, principal, user_id, status)
 
 
 @router.post(
@@ -41,5 +41,6 @@ def answer_clarification(
     db: Session = Depends(get_db, scope="function"),
 ) -> ClarificationOut:
     """The user's answer resolves the quarantined claim: promote, scope, or evict it."""
-    return ClarificationOut.of(service.answer(db, principal.tenant_id, clarification_id, body,
-                                              request.state.trace_id))
+    answered = service.answer(db, principal.tenant_id, clarification_id, body,
+                              request.state.trace_id)
+    return service.rendered(db, answered)

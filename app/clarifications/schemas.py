@@ -23,12 +23,13 @@ class ClarificationOut(BaseModel):
     answered_at: datetime | None
 
     @classmethod
-    def of(cls, c: Clarification) -> ClarificationOut:
+    def of(cls, c: Clarification, question: str | None) -> ClarificationOut:
+        """`question`: the text rendered from the live claims (app/clarifications/service.py)."""
         return cls(
             id=c.id,
             node_id=c.node_id,
             event_id=c.event_id,
-            question=c.question,
+            question=question,
             status=c.status,
             answer=c.answer,
             created_at=c.created_at,

@@ -14,12 +14,11 @@ thus asked about one by one instead of being held.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
 
 from sqlalchemy.orm import Session
 
 from app.clarifications import repository
-from app.clarifications.schemas import ClarificationAnswer
+from app.clarifications.schemas import ClarificationAnswer, ClarificationOut
 from app.core import spans
 from app.core.auth import Principal
 from app.core.errors import Conflict, NotFound
@@ -41,22 +40,32 @@ _SOURCE = {
 }
 
 
-def clarification_question(hypothesis: Hypothesis, contradicted: Sequence[Node]) -> str:
-    scope = (
-        ""
-        if hypothesis.scope == GLOBAL_SCOPE
-        else f" (only for {hypothesis.scope.replace('_', ' ')})"
-    )
-    if contradicted and contradicted[0].claim:
+def question_text(c: Clarification, node: Node | None, contradicted: Node | None) -> str | None:
+    """The question as the user reads it, from the claims as they are now: none once its
+    claim is erased (or the question was withdrawn unasked), and an erased contradicted
+    claim is not quoted."""
+    if (c.status in (ClarificationStatus.erased.value, ClarificationStatus.withdrawn.value)
+            or node is None or node.erased_at is not None or node.claim is None):
+        return None
+    scope = "" if node.scope == GLOBAL_SCOPE else f" (only for {node.scope.replace('_', ' ')})"
+    source = _SOURCE.get(Origin(c.source), "A message") if c.source else "A message"
+    if contradicted is not None and contradicted.erased_at is None and contradicted.claim:
         return (
-            f'I have noted "{contradicted[0].claim}". {_SOURCE[hypothesis.provenance]} '
-            f'suggests "{hypothesis.claim}"{scope}. Should I remember the new preference from '
+            f'I have noted "{contradicted.claim}". {source} '
+            f'suggests "{node.claim}"{scope}. Should I remember the new preference from '
             "now on, only in this context, or ignore it?"
         )
     return (
-        f'Should I remember "{hypothesis.claim}"{scope} as your preference? '
+        f'Should I remember "{node.claim}"{scope} as your preference? '
         "Answer yes, only in this context, or no."
     )
+
+
+def rendered(db: Session, c: Clarification) -> ClarificationOut:
+    """One clarification as the API shows it."""
+    node = db.get(Node, c.node_id)
+    contradicted = db.get(Node, c.contradicted_node_id) if c.contradicted_node_id else None
+    return ClarificationOut.of(c, question_text(c, node, contradicted))
 
 
 def ask(
@@ -87,7 +96,8 @@ def _add(
             event_id=event.id,
             decision_id=decision_id,
             node_id=question.node.id,
-            question=clarification_question(hypothesis, question.contradicted),
+            contradicted_node_id=question.contradicted[0].id if question.contradicted else None,
+            source=hypothesis.provenance.value,
             status=question.status.value,
             asked_event_id=event.id if asked else None,
         )
@@ -107,7 +117,6 @@ def ask_next(db: Session, event: Event) -> uuid.UUID | None:
     for clarification, state in deferred:
         if state != NodeState.quarantined.value:
             clarification.status = ClarificationStatus.withdrawn.value
-            clarification.question = None  # never shown: keep no copy of the claim
             continue
         clarification.status = ClarificationStatus.pending.value
         clarification.asked_event_id = event.id
@@ -117,11 +126,12 @@ def ask_next(db: Session, event: Event) -> uuid.UUID | None:
 
 def list_for_user(
     db: Session, principal: Principal, external_user_id: str, status: ClarificationStatus | None
-) -> Sequence[Clarification]:
+) -> list[ClarificationOut]:
     user = events_repository.find_user(db, principal.tenant_id, external_user_id)
     if user is None:  # a read never creates the user it names
         return []
-    return repository.questions_of(db, user.id, status, 500)
+    return [ClarificationOut.of(c, question_text(c, node, contradicted))
+            for c, node, contradicted in repository.questions_of(db, user.id, status, 500)]
 
 
 def answer(db: Session, tenant_id: uuid.UUID, clarification_id: uuid.UUID,

@@ -58,3 +58,25 @@ def touch_key(db: Session, key_id: uuid.UUID, now: datetime, unless_used_after: 
 def advisory_xact_lock(conn: Connection, key: int) -> None:
     """Wait for the transaction-scoped advisory lock `key` (released at commit or rollback)."""
     conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+def relation_bytes(conn: Connection, table: str) -> int:
+    """The table's size on disk with its TOAST table and indexes."""
+    return int(conn.execute(text("SELECT pg_total_relation_size(CAST(:t AS regclass))"),
+                            {"t": table}).scalar_one())
+
+
+def vacuum_full(conn: Connection, table: str, lock_timeout_ms: int) -> None:
+    """Rewrite the table (and its TOAST table and indexes) into new files, leaving out every
+    dead row version; waits at most `lock_timeout_ms` for its ACCESS EXCLUSIVE lock. Needs an
+    autocommit connection. `table` must be one of the schema's own table names."""
+    conn.execute(text(f"SET lock_timeout = {int(lock_timeout_ms)}"))
+    try:
+        conn.execute(text(f'VACUUM (FULL, ANALYZE) "{table}"'))
+    finally:
+        conn.execute(text("RESET lock_timeout"))
+
+
+def checkpoint(conn: Connection) -> None:
+    """Flush the rewritten files, so WAL segments from before can be recycled."""
+    conn.execute(text("CHECKPOINT"))

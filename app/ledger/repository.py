@@ -207,7 +207,7 @@ def node_page(
 
 def settle_questions(db: Session, node_id: uuid.UUID, answer: str, at: datetime) -> None:
     """The node's pending question is answered with `answer`; a deferred one is withdrawn
-    (never shown, so no copy of the claim is kept in it)."""
+    (it was never shown)."""
     db.execute(
         update(Clarification)
         .where(Clarification.node_id == node_id,
@@ -218,7 +218,7 @@ def settle_questions(db: Session, node_id: uuid.UUID, answer: str, at: datetime)
         update(Clarification)
         .where(Clarification.node_id == node_id,
                Clarification.status == ClarificationStatus.deferred.value)
-        .values(status=ClarificationStatus.withdrawn.value, question=None)
+        .values(status=ClarificationStatus.withdrawn.value)
     )
 
 
@@ -303,12 +303,13 @@ def erase_hypothesis_claims(db: Session, hypothesis_ids: set[uuid.UUID]) -> None
 
 
 def erase_node_copies(db: Session, node_id: uuid.UUID) -> None:
-    """Clear the node's claim from its versions, and the questions about it."""
+    """Clear the node's claim from its versions, and close the questions about it (their
+    text is rendered from the node, so none can quote it once it is erased)."""
     db.execute(update(NodeVersion).where(NodeVersion.node_id == node_id).values(claim=None))
     db.execute(
         update(Clarification)
         .where(Clarification.node_id == node_id)
-        .values(question=None, status="erased")
+        .values(status=ClarificationStatus.erased.value)
     )
 
 

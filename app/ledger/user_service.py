@@ -163,7 +163,7 @@ def _turn(node: Node, direction: str) -> None:
 
 def _resolve_clarifications(db: Session, node: Node, answer: str) -> None:
     """The user settled the claim themselves: its open question is answered, and one not
-    asked yet is withdrawn (never shown, so no copy of the claim is kept in it)."""
+    asked yet is withdrawn."""
     repository.settle_questions(db, node.id, answer, utcnow())
 
 

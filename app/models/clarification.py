@@ -10,7 +10,10 @@ from app.models.base import Base, new_id, utcnow
 
 
 class Clarification(Base):
-    """A question to the user about a claim held in quarantine until they answer."""
+    """A question to the user about a claim held in quarantine until they answer. Its text is
+    rendered when read, from the live claims of `node_id` and `contradicted_node_id`
+    (app/clarifications/service.py), so no copy of a claim is kept here to outlive its
+    erasure."""
 
     __tablename__ = "clarifications"
 
@@ -20,7 +23,10 @@ class Clarification(Base):
     event_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("events.id"))
     decision_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("decisions.id"))
     node_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("nodes.id"))
-    question: Mapped[str | None] = mapped_column(String(1024))
+    # The active claim the held one would replace, quoted by the question while it exists.
+    contradicted_node_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("nodes.id"))
+    # Where the held claim came from (an Origin), as the question names it.
+    source: Mapped[str | None] = mapped_column(String(32))
     # pending (asked, waiting) | answered | erased | deferred (the user's question budget was
     # spent: asked at a later event of theirs) | withdrawn (its claim left quarantine first)
     status: Mapped[str] = mapped_column(String(16), default="pending")

@@ -4,12 +4,22 @@ and tenants cannot erase it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from tests.e2e.test_event_path import _text_anywhere, _write
+from tests.e2e.test_event_path import (
+    COPY_TABLES,
+    _text_anywhere,
+    _write,
+    asking_policy,
+    quoting_scenario,
+    rows_of_tenant,
+    searched_tables,
+)
 
 CONTACT = "Dana's direct line is +1 415 555 0199 and her home is 12 Quince Lane."
 PREFERENCE = "I prefer short answers, please keep replies brief."
@@ -75,3 +85,29 @@ class TestEventErasure:
         other_user = f"/v1/users/bob/events/{written['event_id']}"
         assert client.delete(other_user, headers=tenant_a.headers("agent")).status_code == 404
         assert client.delete(path, headers=tenant_a.headers("agent")).status_code == 200
+
+
+@pytest.fixture
+def asking(db: Session, tenant_a: Any) -> Iterator[None]:
+    yield from asking_policy(db, "tenant-a")
+
+
+class TestEventErasureLeavesNoCopy:
+    def test_the_event_behind_a_quoted_memory(
+        self, client: TestClient, tenant_a: Any, db: Session, asking: None
+    ) -> None:
+        """Erasing the event that alone fed a memory erases the memory, and no question,
+        span, audit or tool check keeps its claim."""
+        agent = tenant_a.headers("agent")
+        held = quoting_scenario(client, agent)
+        assert searched_tables(db) >= COPY_TABLES
+        assert all(rows_of_tenant(db, "tenant-a").values())
+        erased = client.delete(f"/v1/users/alice/events/{held['event_id']}", headers=agent)
+        assert erased.status_code == 200, erased.text
+        assert erased.json()["nodes_erased"] == 1
+        db.expire_all()
+        assert _text_anywhere(db, held["claim"]) == []
+        assert _text_anywhere(db, "I prefer short answers") == []
+        [pending] = client.get("/v1/clarifications?user_id=alice", headers=agent).json()
+        assert pending["id"] == held["question_id"]
+        assert held["claim"] not in pending["question"]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlalchemy.orm import Session
@@ -125,3 +127,109 @@ class TestPreferenceSurvivesInjectionUnderProvenanceOnly:
             json={"user_id": "alice", "session_id": "s1", "query": "answer length"},
         )
         assert after.json()["memories"] == []
+
+
+# Every table that keeps a copy of something said about a memory: the erasure search must
+# reach them, and the scenario below writes a row to each.
+COPY_TABLES = {"events", "hypotheses", "nodes", "node_versions", "clarifications", "spans",
+               "audits", "tool_checks", "decisions"}
+
+
+def searched_tables(db: Session) -> set[str]:
+    """The tables `_text_anywhere` reads (those with a text, varchar or jsonb column)."""
+    return set(db.scalars(text(
+        "SELECT DISTINCT table_name FROM information_schema.columns "
+        "WHERE table_schema = 'public' AND data_type IN ('text', 'character varying', 'jsonb')"
+    )))
+
+
+# How each table of COPY_TABLES reaches its tenant: its own column, or the row it hangs from.
+_TENANT_OF = {
+    "node_versions": "JOIN nodes n ON n.id = t.node_id JOIN tenants x ON x.id = n.tenant_id",
+    "hypotheses": "JOIN events e ON e.id = t.event_id JOIN tenants x ON x.id = e.tenant_id",
+    "decisions": "JOIN events e ON e.id = t.event_id JOIN tenants x ON x.id = e.tenant_id",
+}
+
+
+def rows_of_tenant(db: Session, tenant: str) -> dict[str, int]:
+    """How many rows each table of COPY_TABLES holds for the tenant."""
+    return {
+        table: db.scalar(text(
+            f'SELECT count(*) FROM "{table}" t '
+            f"{_TENANT_OF.get(table, 'JOIN tenants x ON x.id = t.tenant_id')} WHERE x.name = :t"
+        ), {"t": tenant}) or 0
+        for table in sorted(COPY_TABLES)
+    }
+
+
+def quoting_scenario(client: TestClient, headers: dict[str, str]) -> dict[str, Any]:
+    """A stated preference, confirmed, then a second one that asks whether to replace it
+    (its question quotes the first claim); a retrieval, a check-call and an audit that name
+    the first memory. Returns the first event, its node and claim, and the second question."""
+    first = _write(client, headers, origin="user", text="I prefer short answers.")
+    [asked] = client.get("/v1/clarifications?user_id=alice", headers=headers).json()
+    confirmed = client.post(f"/v1/clarifications/{asked['id']}/answer", headers=headers,
+                            json={"answer": "confirm"})
+    assert confirmed.status_code == 200, confirmed.text
+    node = client.get(f"/v1/users/alice/nodes/{asked['node_id']}", headers=headers).json()
+    claim = node["claim"]
+    _write(client, headers, origin="user", text="I prefer detailed answers.",
+           occurred_at="2026-11-01T09:10:00Z")
+    [second] = client.get("/v1/clarifications?user_id=alice", headers=headers).json()
+    assert claim in second["question"]  # "I have noted <claim>. Your last message suggests …"
+    found = client.post("/v1/retrieve", headers=headers, json={
+        "user_id": "alice", "session_id": "s1", "query": "How long should answers be?"})
+    assert [m["node_id"] for m in found.json()["memories"]] == [node["id"]]
+    checked = client.post("/v1/check-call", headers=headers, json={
+        "user_id": "alice", "session_id": "s1",
+        "tool": {"name": "set_preference", "args": {"note": claim}}})
+    assert checked.status_code == 200, checked.text
+    audited = client.post("/v1/audit", headers=headers, json={
+        "user_id": "alice", "session_id": "s1", "prompt": f"Known: {claim}. Answer briefly.",
+        "response": "Short answer.", "cited_node_ids": [node["id"]],
+        "candidates": ["Short answer.", "A very long and detailed answer."]})
+    assert audited.status_code == 202, audited.text
+    return {"event_id": first["event_id"], "node_id": node["id"], "claim": claim,
+            "question_id": second["id"]}
+
+
+def asking_policy(db: Session, tenant: str) -> Iterator[None]:
+    """The tenant's gate asks about every claim while the question budget allows."""
+    from app.gate import policies
+    from app.models import Tenant
+    from tests.api.test_deferred_questions import _AsksWithinBudget
+
+    policies.POLICIES[_AsksWithinBudget.name] = _AsksWithinBudget  # type: ignore[assignment]
+    db.query(Tenant).filter_by(name=tenant).update({"admission_policy": _AsksWithinBudget.name})
+    db.commit()
+    yield
+    del policies.POLICIES[_AsksWithinBudget.name]
+
+
+@pytest.fixture
+def asking(db: Session, tenant_a: Any) -> Iterator[None]:
+    yield from asking_policy(db, "tenant-a")
+
+
+class TestNodeErasureLeavesNoCopy:
+    def test_questions_spans_audits_and_tool_checks_keep_no_claim(
+        self, client: TestClient, tenant_a: Any, db: Session, asking: None
+    ) -> None:
+        agent = tenant_a.headers("agent")
+        held = quoting_scenario(client, agent)
+        assert searched_tables(db) >= COPY_TABLES
+        assert all(rows_of_tenant(db, "tenant-a").values()), rows_of_tenant(db, "tenant-a")
+        assert _text_anywhere(db, held["claim"])
+        erased = client.delete(f"/v1/users/alice/nodes/{held['node_id']}", headers=agent)
+        assert erased.status_code == 200, erased.text
+        db.expire_all()
+        assert _text_anywhere(db, held["claim"]) == []
+        assert _text_anywhere(db, "I prefer short answers") == []
+        # The other question stays, asked without quoting the erased claim.
+        [second] = client.get("/v1/clarifications?user_id=alice", headers=agent).json()
+        assert second["id"] == held["question_id"]
+        assert held["claim"] not in second["question"]
+        assert second["question"].startswith('Should I remember "')
+        answered = client.get("/v1/clarifications?user_id=alice&status=erased",
+                              headers=agent).json()
+        assert [q["question"] for q in answered] == [None]

@@ -15,6 +15,13 @@ from app.models import Clarification, Decision, Edge, NodeLineage, NodeVersion
 from tests.ledger.conftest import LedgerDriver
 
 
+def _text(driver: LedgerDriver, question: Clarification) -> str | None:
+    """The question as the API renders it."""
+    from app.clarifications.service import rendered
+
+    return rendered(driver.db, question).question
+
+
 class TestAddAndLayers:
     def test_layer_follows_scope_and_timescale(self, driver: LedgerDriver) -> None:
         driver.say("answer_length", "short")
@@ -211,8 +218,9 @@ class TestStableOverwriteRule:
         assert decision is not None
         assert (decision.proposed_action, decision.action) == ("revise", "clarify")
         question = driver.db.scalars(select(Clarification)).one()
-        assert question.question is not None
-        assert "short" in question.question
+        text = _text(driver, question)
+        assert text is not None
+        assert "short" in text
         # The user's own "yes" is the evidence one sentence lacked.
         resolve(driver.db, question.tenant_id, question.id,
                 ClarificationAnswer(answer="confirm"), "0" * 32)
@@ -229,7 +237,7 @@ class TestStableOverwriteRule:
         decision = driver.db.get(Decision, driver.decisions[-1])
         assert decision is not None
         assert (decision.proposed_action, decision.action) == ("revise", "clarify")
-        question = driver.db.scalars(select(Clarification)).one().question
+        question = _text(driver, driver.db.scalars(select(Clarification)).one())
         assert question is not None
         assert "A file you shared suggests" in question
 
@@ -260,8 +268,9 @@ class TestStableOverwriteRule:
         assert sorted(q.status for q in questions) == ["deferred", "pending", "pending"]
         deferred = next(q for q in questions if q.status == "deferred")
         assert deferred.asked_event_id is None  # not asked yet: nothing counts against budget
-        assert deferred.question is not None
-        assert "casual" in deferred.question.lower()
+        text = _text(driver, deferred)
+        assert text is not None
+        assert "casual" in text.lower()
 
     def test_two_sessions_overwrite(self, driver: LedgerDriver) -> None:
         self._guarded(driver)
@@ -316,8 +325,9 @@ class TestClarify:
             del policies.POLICIES["unsure_test"]
         question = driver.db.scalars(select(Clarification)).one()
         assert question.status == "pending"
-        assert question.question is not None
-        assert "Prefers detailed answer_length" in question.question
+        text = _text(driver, question)
+        assert text is not None
+        assert "Prefers detailed answer_length" in text
         assert driver.db.get(Decision, driver.decisions[-1]).entropy > 1.7  # type: ignore[union-attr]
         assert driver.active() == [("answer_length", "short", "global")]
 
