@@ -14,6 +14,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute, iter_route_contexts
 
 from app.core.auth import authenticate
+from app.core.inputs import STORABLE_JSON_SCHEMA
 
 BEARER_SCHEME = "bearerAuth"
 ERROR_SCHEMA_REF = "#/components/schemas/ErrorResponse"
@@ -63,6 +64,8 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         routes=app.routes,
     )
     components = schema.setdefault("components", {})
+    # The JSON values tool-call arguments may hold (a recursive schema no model declares).
+    components.setdefault("schemas", {})["StorableJson"] = STORABLE_JSON_SCHEMA
     components["securitySchemes"] = {
         BEARER_SCHEME: {
             "type": "http",

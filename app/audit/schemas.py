@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.core.config import get_settings
-from app.core.inputs import EXTERNAL_ID, SafeStr
+from app.core.inputs import EXTERNAL_ID, NonBlankText, SafeStr
 from app.events.schemas import check_text_size
 from app.selection.schemas import MAX_CANDIDATES
 
@@ -40,7 +40,7 @@ class AuditRequest(BaseModel):
     cited_node_ids: list[uuid.UUID] = Field(
         min_length=1, max_length=MAX_CITED,
         description="Memories the response cites; the top three by retrieval rank are audited.")
-    candidates: list[SafeStr] | None = Field(
+    candidates: list[NonBlankText] | None = Field(
         default=None, max_length=MAX_CANDIDATES,
         description="The candidates the response was chosen from (needed by `reselect`).")
 

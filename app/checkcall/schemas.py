@@ -6,7 +6,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.checkcall.policy import SideEffect
-from app.core.inputs import EXTERNAL_ID, storable_json
+from app.core.inputs import EXTERNAL_ID, SAFE_TEXT_PATTERN, STORABLE_JSON_REF, storable_json
 
 MAX_ARGS = 64
 TOOL_NAME = r"^[A-Za-z0-9_][A-Za-z0-9_.:\-]{0,127}$"
@@ -19,6 +19,9 @@ class ToolCall(BaseModel):
     args: dict[str, Any] = Field(
         default_factory=dict,
         description="The arguments the agent is about to pass, as JSON.",
+        json_schema_extra={"maxProperties": MAX_ARGS,
+                           "propertyNames": {"pattern": SAFE_TEXT_PATTERN},
+                           "additionalProperties": {"$ref": STORABLE_JSON_REF}},
     )
 
     @field_validator("args")
@@ -37,7 +40,13 @@ class ToolCall(BaseModel):
 class ArgBinding(BaseModel):
     """Where the agent says an argument's value came from: one node or one event."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"oneOf": [
+            {"required": ["node_id"], "properties": {"node_id": {"type": "string"}}},
+            {"required": ["event_id"], "properties": {"event_id": {"type": "string"}}},
+        ]},
+    )
 
     node_id: uuid.UUID | None = None
     event_id: uuid.UUID | None = None

@@ -41,7 +41,12 @@ class ClarificationAnswer(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
-            "examples": [{"answer": "confirm"}, {"answer": "scope", "scope": "work"}]
+            "examples": [{"answer": "confirm"}, {"answer": "scope", "scope": "work"}],
+            "anyOf": [
+                {"properties": {"answer": {"enum": ["confirm", "reject"]}}},
+                {"required": ["scope"], "properties": {"scope": {"type": "string",
+                                                                  "minLength": 1}}},
+            ],
         },
     )
 

@@ -48,6 +48,19 @@ def readyz() -> JSONResponse:
     )
 
 
-@router.get("/metrics")
+class PrometheusText(Response):
+    """Prometheus' text exposition format (its version and charset in the header's
+    parameters)."""
+
+    media_type = "text/plain"
+
+
+@router.get(
+    "/metrics",
+    response_class=PrometheusText,
+    responses={200: {"description": "Prometheus text exposition format, version 0.0.4",
+                     "content": {"text/plain": {"schema": {"type": "string"}}}}},
+)
 def metrics() -> Response:
-    return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+    """The process's Prometheus metrics (docs/operations.md §8)."""
+    return PrometheusText(generate_latest(), media_type=CONTENT_TYPE_LATEST)

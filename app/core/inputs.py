@@ -16,11 +16,31 @@ EXTERNAL_ID = r"^[A-Za-z0-9][A-Za-z0-9._:@\-]{0,127}$"
 # beyond it arithmetic on the value (decay, ages) leaves what Postgres and Python represent.
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 LATEST = datetime(2200, 1, 1, tzinfo=UTC)
+# The same bound as the schema states it: the year as written, in its own timezone.
+TIMESTAMP_PATTERN = r"^(19[7-9][0-9]|2[01][0-9][0-9])-"
+# What SafeStr refuses, as the schema states it (lone surrogates cannot be sent as UTF-8 JSON
+# text; an escaped one is refused too).
+SAFE_TEXT_PATTERN = r"^[^\x00]*$"
 # List offsets stay far below Postgres' bigint; no list is this long.
 MAX_OFFSET = 1_000_000
 # Nesting of a JSON value the service stores or hashes (tool-call arguments).
 MAX_JSON_DEPTH = 16
 
+STORABLE_JSON_REF = "#/components/schemas/StorableJson"
+# What storable_json accepts, as the OpenAPI document states it (components.schemas).
+STORABLE_JSON_SCHEMA: dict[str, Any] = {
+    "description": f"A JSON value whose strings and keys hold no NUL, nested at most "
+                   f"{MAX_JSON_DEPTH} levels deep.",
+    "anyOf": [
+        {"type": "string", "pattern": SAFE_TEXT_PATTERN},
+        {"type": "number"},
+        {"type": "boolean"},
+        {"type": "null"},
+        {"type": "array", "items": {"$ref": STORABLE_JSON_REF}},
+        {"type": "object", "propertyNames": {"pattern": SAFE_TEXT_PATTERN},
+         "additionalProperties": {"$ref": STORABLE_JSON_REF}},
+    ],
+}
 _NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")
 
 
@@ -61,30 +81,37 @@ def _iso_only(value: Any) -> Any:
 def _in_range(value: datetime) -> datetime:
     if value.tzinfo is None or value.utcoffset() is None:
         raise ValueError("a timestamp must include a timezone")
-    # Compare the naive UTC wall time: shifting year 1 or 9999 by its offset overflows.
-    offset = value.utcoffset()
-    assert offset is not None
-    naive = value.replace(tzinfo=None)
-    if naive < EARLIEST.replace(tzinfo=None) + offset or (
-        naive >= LATEST.replace(tzinfo=None) + offset
-    ):
+    # The year as written, before any shift: shifting year 1 or 9999 by its offset overflows,
+    # and the schema's pattern can state this bound.
+    if not EARLIEST.year <= value.year < LATEST.year:
         raise ValueError(
             f"a timestamp must lie between {EARLIEST.date()} and {LATEST.date()}"
         )
     return value.astimezone(UTC)
 
 
-SafeStr = Annotated[str, AfterValidator(storable_text)]
+SafeStr = Annotated[
+    str, AfterValidator(storable_text), Field(json_schema_extra={"pattern": SAFE_TEXT_PATTERN})
+]
 """A string the database can store: no NUL, no lone surrogate."""
 
 Timestamp = Annotated[
     datetime,
     BeforeValidator(_iso_only),
     AfterValidator(_in_range),
-    Field(description="ISO-8601 with a timezone, between 1970-01-01 and 2200-01-01."),
+    Field(
+        description="ISO-8601 with a timezone, its year (as written) 1970 to 2199.",
+        json_schema_extra={"pattern": TIMESTAMP_PATTERN},
+    ),
 ]
 """An aware ISO-8601 timestamp in range, normalized to UTC."""
 
 ExternalId = Annotated[str, Field(pattern=EXTERNAL_ID)]
 UserIdPath = Annotated[str, Path(pattern=EXTERNAL_ID, description="The caller's user id.")]
 Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET)]
+
+NonBlankText = Annotated[
+    str, AfterValidator(storable_text),
+    Field(json_schema_extra={"pattern": r"^[^\x00]*[^\s\x00][^\x00]*$"}),
+]
+"""A SafeStr with at least one character that is not whitespace."""

@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 from app.core.auth import AgentPrincipal, Principal, ReaderPrincipal
 from app.core.config import get_settings
 from app.core.db import get_db, session_scope
-from app.core.errors import Conflict, NotFound, PayloadTooLarge, responses
+from app.core.errors import Conflict, InvalidInput, NotFound, PayloadTooLarge, responses
 from app.events import service
 from app.events.schemas import EventAccepted, EventCreate, EventDetail
 from app.models.enums import EventStatus
@@ -20,7 +20,12 @@ router = APIRouter(prefix="/v1/events", tags=["events"])
     "",
     status_code=202,
     response_model=EventAccepted,
-    responses=responses(Conflict, PayloadTooLarge),
+    responses={
+        200: {"model": EventAccepted,
+              "description": "A retry of an idempotency key already used (`duplicate`), or "
+                             "with `wait=true` the event processed within the wait."},
+        **responses(InvalidInput, Conflict, PayloadTooLarge),
+    },
     summary="Write an event the agent read",
     operation_id="create_event",
 )

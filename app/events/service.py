@@ -14,7 +14,7 @@ from app import pipeline
 from app.core import spans
 from app.core.auth import Principal
 from app.core.db import after_commit, session_scope
-from app.core.errors import Conflict, NotFound
+from app.core.errors import Conflict, InvalidInput, NotFound
 from app.core.metrics import EVENTS_WRITTEN
 from app.events import repository
 from app.events.schemas import DecisionOut, EventCreate, EventDetail, HypothesisOut, NodeChangeOut
@@ -33,6 +33,8 @@ def _fingerprint(body: EventCreate) -> str:
 
 
 def create_event(db: Session, principal: Principal, body: EventCreate, trace_id: str) -> Accepted:
+    if body.in_the_future():
+        raise InvalidInput("occurred_at is more than a day in the future")
     text_hash = _fingerprint(body)
     if body.idempotency_key:
         existing = repository.by_idempotency_key(db, principal.tenant_id, body.idempotency_key)

@@ -5,7 +5,7 @@ import uuid
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.core.config import get_settings
-from app.core.inputs import EXTERNAL_ID, SafeStr
+from app.core.inputs import EXTERNAL_ID, NonBlankText, SafeStr
 from app.domain.vocabulary import Direction
 from app.events.schemas import check_text_size
 
@@ -35,7 +35,7 @@ class SelectRequest(BaseModel):
     user_id: str = Field(pattern=EXTERNAL_ID)
     session_id: str = Field(pattern=EXTERNAL_ID)
     prompt: SafeStr = Field(min_length=1, description="The user's turn the candidates answer.")
-    candidates: list[SafeStr] = Field(
+    candidates: list[NonBlankText] = Field(
         min_length=1, max_length=MAX_CANDIDATES,
         description=f"1 to {MAX_CANDIDATES} candidate responses (paper: N = 8).")
 

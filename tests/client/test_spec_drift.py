@@ -52,6 +52,8 @@ def _shape(schema: dict[str, Any], defs: dict[str, Any]) -> Any:
         return ("array", _shape(schema.get("items", {}), defs))
     if kind == "object":
         extra = schema.get("additionalProperties")
+        if isinstance(extra, dict) and extra.get("$ref", "").endswith("/StorableJson"):
+            extra = True  # any JSON value; its constraints (no NUL, depth) are not shape
         return ("object", _shape(extra, defs) if isinstance(extra, dict) else extra)
     if kind is None:
         return ("any",)
