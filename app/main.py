@@ -15,7 +15,9 @@ from app.core.health import router as health_router
 from app.core.middleware import RequestContextMiddleware
 from app.core.spans import configure_otlp_export
 from app.events.router import router as events_router
+from app.events.router import users_router
 from app.gate.clarifications import router as clarifications_router
+from app.gate.router import router as decisions_router
 from app.ledger.router import events_router as user_events_router
 from app.ledger.router import router as nodes_router
 from app.openapi import SWAGGER_UI_PARAMETERS, install_openapi, operation_id
@@ -60,6 +62,8 @@ def create_app() -> FastAPI:
         nodes_router,
         user_events_router,
         clarifications_router,
+        decisions_router,
+        users_router,
         provenance_router,
     ):
         app.include_router(router)

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -146,3 +147,27 @@ class CheckCallResponse(BaseModel):
     policy_version: str
     decision_id: uuid.UUID
     trace_id: str
+
+
+class ToolCheckOut(BaseModel):
+    """A recorded check-call decision with its evidence (ids and hashes, never values)."""
+
+    id: uuid.UUID
+    user_id: str
+    call_id: str | None
+    tool_name: str
+    decision: Decision
+    reasons: list[dict[str, Any]]
+    evidence_node_ids: list[str]
+    evidence_event_ids: list[str]
+    arg_provenance: dict[str, Any]
+    side_effect: str | None
+    triage_score: float | None
+    policy_version: str
+    trace_id: str
+    created_at: datetime
+
+
+class ToolCheckPage(BaseModel):
+    items: list[ToolCheckOut]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from datetime import datetime
 from typing import Any
 
 from prometheus_client import Counter, Histogram
@@ -32,10 +33,13 @@ from app.checkcall.schemas import (
     ReasonOut,
     SourceOut,
     ToolCall,
+    ToolCheckOut,
+    ToolCheckPage,
     ValueProvenance,
 )
 from app.core import spans
 from app.core.auth import Principal
+from app.core.pagination import PageRequest, cut, decode_cursor
 from app.domain.vocabulary import Origin
 from app.events import repository as events_repository
 from app.models import ToolCheck
@@ -333,3 +337,48 @@ def _arg_provenance(verdicts: list[ValueVerdict]) -> dict[str, list[ValueProvena
             )
         )
     return out
+
+
+def list_checks(
+    db: Session,
+    principal: Principal,
+    page: PageRequest,
+    *,
+    decision: str | None,
+    external_user_id: str | None,
+    tool_name: str | None,
+) -> ToolCheckPage:
+    """The tenant's recorded checks, newest first; `decision` and the user narrow them."""
+    user_id = None
+    if external_user_id is not None:
+        user = events_repository.find_user(db, principal.tenant_id, external_user_id)
+        if user is None:
+            return ToolCheckPage(items=[], next_cursor=None)
+        user_id = user.id
+    rows = repository.list_checks(
+        db, principal.tenant_id, decode_cursor(page.cursor, datetime), page.limit,
+        decision=decision, user_id=user_id, tool_name=tool_name,
+    )
+    sliced = cut(rows, page.limit, lambda row: (row[0].created_at, row[0].id))
+    return ToolCheckPage(
+        items=[
+            ToolCheckOut(
+                id=c.id,
+                user_id=external,
+                call_id=c.call_id,
+                tool_name=c.tool_name,
+                decision=c.decision,
+                reasons=c.reasons,
+                evidence_node_ids=c.evidence_node_ids,
+                evidence_event_ids=c.evidence_event_ids,
+                arg_provenance=c.arg_provenance,
+                side_effect=c.side_effect,
+                triage_score=c.triage_score,
+                policy_version=c.policy_version,
+                trace_id=c.trace_id,
+                created_at=c.created_at,
+            )
+            for c, external in sliced.rows
+        ],
+        next_cursor=sliced.next_cursor,
+    )

@@ -2,18 +2,28 @@ from __future__ import annotations
 
 import uuid
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from sqlalchemy.orm import Session
 
-from app.core.auth import AgentPrincipal, Principal, ReaderPrincipal
+from app.core.auth import AgentPrincipal, AuditorPrincipal, Principal, ReaderPrincipal
 from app.core.config import get_settings
 from app.core.db import get_db
-from app.core.errors import Conflict, NotFound, PayloadTooLarge, responses
+from app.core.errors import Conflict, InvalidInput, NotFound, PayloadTooLarge, responses
+from app.core.pagination import PageRequest, page_request
+from app.domain.vocabulary import Origin
 from app.events import service
-from app.events.schemas import EventAccepted, EventCreate, EventDetail
+from app.events.schemas import (
+    EXTERNAL_ID,
+    EventAccepted,
+    EventCreate,
+    EventDetail,
+    EventPage,
+    UserPage,
+)
 from app.models.enums import EventStatus
 
 router = APIRouter(prefix="/v1/events", tags=["events"])
+users_router = APIRouter(prefix="/v1/users", tags=["users"])
 
 
 @router.post(
@@ -58,3 +68,34 @@ def get_event(
 ) -> EventDetail:
     """The event with its hypotheses, decisions and the node changes it caused."""
     return service.event_detail(db, principal, event_id)
+
+
+@users_router.get("", response_model=UserPage, responses=responses(InvalidInput),
+                  operation_id="list_users")
+def list_users(
+    prefix: str | None = Query(None, max_length=128, description="User ids starting with this."),
+    page: PageRequest = Depends(page_request),
+    principal: Principal = AuditorPrincipal,
+    db: Session = Depends(get_db),
+) -> UserPage:
+    """The tenant's users, oldest first, with how many events each has."""
+    return service.list_users(db, principal, page, prefix)
+
+
+@users_router.get("/{user_id}/events", response_model=EventPage,
+                  responses=responses(NotFound, InvalidInput), operation_id="list_user_events")
+def list_user_events(
+    user_id: str = Path(pattern=EXTERNAL_ID),
+    status: EventStatus | None = None,
+    origin: Origin | None = None,
+    session_id: str | None = Query(None, pattern=EXTERNAL_ID),
+    page: PageRequest = Depends(page_request),
+    principal: Principal = AuditorPrincipal,
+    db: Session = Depends(get_db),
+) -> EventPage:
+    """One user's events in arrival order (the order they are processed in)."""
+    return service.list_events(
+        db, principal, user_id, page,
+        status=status.value if status else None, origin=origin.value if origin else None,
+        session_id=session_id,
+    )

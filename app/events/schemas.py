@@ -132,3 +132,36 @@ class EventDetail(BaseModel):
     hypotheses: list[HypothesisOut]
     decisions: list[DecisionOut]
     node_changes: list[NodeChangeOut]
+
+
+class UserOut(BaseModel):
+    user_id: str
+    created_at: datetime
+    events: int
+    last_event_at: datetime | None
+
+
+class UserPage(BaseModel):
+    items: list[UserOut]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
+
+
+class EventSummary(BaseModel):
+    id: uuid.UUID
+    seq: int = Field(description="The user's arrival order.")
+    session_id: str
+    origin: Origin
+    text: str | None
+    occurred_at: datetime
+    received_at: datetime
+    domain: str | None
+    tool_name: str | None
+    status: EventStatus
+    error_code: str | None
+    erased: bool
+    trace_id: str
+
+
+class EventPage(BaseModel):
+    items: list[EventSummary]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")

@@ -6,6 +6,7 @@ import hashlib
 import time
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -16,8 +17,19 @@ from app.core.auth import Principal
 from app.core.db import after_commit
 from app.core.errors import Conflict, NotFound
 from app.core.metrics import EVENTS_WRITTEN
+from app.core.pagination import PageRequest, cut, decode_cursor
 from app.events import repository
-from app.events.schemas import DecisionOut, EventCreate, EventDetail, HypothesisOut, NodeChangeOut
+from app.events.schemas import (
+    DecisionOut,
+    EventCreate,
+    EventDetail,
+    EventPage,
+    EventSummary,
+    HypothesisOut,
+    NodeChangeOut,
+    UserOut,
+    UserPage,
+)
 from app.models import AgentSession, Decision, Event, HypothesisRow, User
 from app.models.enums import EventStatus
 
@@ -196,3 +208,69 @@ def event_detail(db: Session, principal: Principal, event_id: uuid.UUID) -> Even
             for v in repository.node_versions_of(db, event.id)
         ],
     )
+
+
+def list_users(
+    db: Session, principal: Principal, page: PageRequest, prefix: str | None
+) -> UserPage:
+    rows = repository.list_users(
+        db, principal.tenant_id, decode_cursor(page.cursor, datetime), page.limit, prefix
+    )
+    sliced = cut(rows, page.limit, lambda row: (row[0].created_at, row[0].id))
+    return UserPage(
+        items=[
+            UserOut(user_id=u.external_id, created_at=u.created_at, events=count,
+                    last_event_at=last)
+            for u, count, last in sliced.rows
+        ],
+        next_cursor=sliced.next_cursor,
+    )
+
+
+def event_summary(event: Event, session_external_id: str) -> EventSummary:
+    return EventSummary(
+        id=event.id,
+        seq=event.seq,
+        session_id=session_external_id,
+        origin=event.origin,
+        text=event.text,
+        occurred_at=event.occurred_at,
+        received_at=event.received_at,
+        domain=event.domain,
+        tool_name=event.tool_name,
+        status=event.status,
+        error_code=event.error_code,
+        erased=event.erased_at is not None,
+        trace_id=event.trace_id,
+    )
+
+
+def list_events(
+    db: Session,
+    principal: Principal,
+    external_user_id: str,
+    page: PageRequest,
+    *,
+    status: str | None,
+    origin: str | None,
+    session_id: str | None,
+) -> EventPage:
+    """One user's events in arrival order; `status`, `origin` and the session narrow them."""
+    user = repository.find_user(db, principal.tenant_id, external_user_id)
+    if user is None:
+        raise NotFound("user not found")
+    session_key = None
+    if session_id is not None:
+        session = repository.find_session(db, user, session_id)
+        if session is None:
+            return EventPage(items=[], next_cursor=None)
+        session_key = session.id
+    key = decode_cursor(page.cursor, int)
+    after_seq = None if key is None or isinstance(key.sort, datetime) else key.sort
+    rows = repository.list_events(
+        db, user, after_seq, page.limit,
+        status=status, origin=origin, session_id=session_key,
+    )
+    sliced = cut(rows, page.limit, lambda row: (row[0].seq, row[0].id))
+    return EventPage(items=[event_summary(e, s) for e, s in sliced.rows],
+                     next_cursor=sliced.next_cursor)

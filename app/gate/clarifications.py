@@ -1,4 +1,5 @@
-"""Clarifying questions: listed for the user, answered on the user channel."""
+"""Clarifying questions: listed for the user (or, for auditors, across users), answered on
+the user channel."""
 
 from __future__ import annotations
 
@@ -12,21 +13,25 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.core import spans
-from app.core.auth import AgentPrincipal, Principal
+from app.core.auth import AgentPrincipal, Principal, ReaderPrincipal
 from app.core.db import get_db
-from app.core.errors import Conflict, InvalidInput, NotFound, responses
+from app.core.errors import Conflict, Forbidden, InvalidInput, NotFound, responses
+from app.core.pagination import PageRequest, cut, decode_cursor, page_request
 from app.domain.vocabulary import ClarificationStatus, NodeState
 from app.events import repository as events_repository
 from app.events.schemas import EXTERNAL_ID
+from app.gate import repository
 from app.ledger.service import promote, retire, supersede_conflicting
-from app.models import Clarification, Node
+from app.models import Clarification, Node, User
 from app.models.base import utcnow
+from app.models.enums import Role
 
 router = APIRouter(prefix="/v1/clarifications", tags=["clarifications"])
 
 
 class ClarificationOut(BaseModel):
     id: uuid.UUID
+    user_id: str
     node_id: uuid.UUID
     event_id: uuid.UUID
     question: str | None
@@ -34,6 +39,11 @@ class ClarificationOut(BaseModel):
     answer: str | None
     created_at: datetime
     answered_at: datetime | None
+
+
+class ClarificationPage(BaseModel):
+    items: list[ClarificationOut]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
 
 
 class ClarificationAnswer(BaseModel):
@@ -56,9 +66,10 @@ class ClarificationAnswer(BaseModel):
         return self
 
 
-def _out(c: Clarification) -> ClarificationOut:
+def _out(c: Clarification, user_id: str) -> ClarificationOut:
     return ClarificationOut(
         id=c.id,
+        user_id=user_id,
         node_id=c.node_id,
         event_id=c.event_id,
         question=c.question,
@@ -69,20 +80,33 @@ def _out(c: Clarification) -> ClarificationOut:
     )
 
 
-@router.get("", response_model=list[ClarificationOut], responses=responses(NotFound))
+@router.get("", response_model=ClarificationPage, responses=responses(Forbidden, InvalidInput))
 def list_clarifications(
-    user_id: str = Query(pattern=EXTERNAL_ID),
+    user_id: str | None = Query(
+        None, pattern=EXTERNAL_ID,
+        description="One user's questions; without it (auditor or admin keys) every user's."),
     status: ClarificationStatus | None = ClarificationStatus.pending,
-    principal: Principal = AgentPrincipal,
+    page: PageRequest = Depends(page_request),
+    principal: Principal = ReaderPrincipal,
     db: Session = Depends(get_db),
-) -> list[ClarificationOut]:
-    user = events_repository.find_user(db, principal.tenant_id, user_id)
-    if user is None:
-        raise NotFound("user not found")
-    query = select(Clarification).where(Clarification.user_id == user.id)
-    if status is not None:
-        query = query.where(Clarification.status == status.value)
-    return [_out(c) for c in db.scalars(query.order_by(Clarification.created_at).limit(500))]
+) -> ClarificationPage:
+    """Clarifying questions, oldest first (the order they were raised in); by default the
+    pending ones. Follow `next_cursor` for the next page."""
+    if user_id is None and principal.role == Role.agent:
+        raise Forbidden("listing every user's questions needs an auditor or admin key")
+    internal_id = None
+    if user_id is not None:
+        user = events_repository.find_user(db, principal.tenant_id, user_id)
+        if user is None:
+            return ClarificationPage(items=[], next_cursor=None)
+        internal_id = user.id
+    rows = repository.list_clarifications(
+        db, principal.tenant_id, decode_cursor(page.cursor, datetime), page.limit,
+        status=status.value if status else None, user_id=internal_id,
+    )
+    sliced = cut(rows, page.limit, lambda row: (row[0].created_at, row[0].id))
+    return ClarificationPage(items=[_out(c, external) for c, external in sliced.rows],
+                             next_cursor=sliced.next_cursor)
 
 
 @router.post(
@@ -98,8 +122,9 @@ def answer_clarification(
     db: Session = Depends(get_db),
 ) -> ClarificationOut:
     """The user's answer resolves the quarantined claim: promote, scope, or evict it."""
-    return _out(resolve(db, principal.tenant_id, clarification_id, body,
-                        request.state.trace_id))
+    c = resolve(db, principal.tenant_id, clarification_id, body, request.state.trace_id)
+    user = db.get(User, c.user_id)
+    return _out(c, user.external_id if user is not None else "")
 
 
 def resolve(db: Session, tenant_id: uuid.UUID, clarification_id: uuid.UUID,
