@@ -30,6 +30,7 @@ celery_app.conf.update(
             "schedule": settings.quarantine_sweep_interval_s,
         },
         "requeue-stale-events": {"task": "capture.requeue_stale_events", "schedule": 60.0},
+        "retry-webhooks": {"task": "capture.retry_webhooks", "schedule": 30.0},
     },
 )
 

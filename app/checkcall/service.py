@@ -44,6 +44,7 @@ from app.domain.vocabulary import Origin
 from app.events import repository as events_repository
 from app.models import ToolCheck
 from app.models.base import utcnow
+from app.notifications import service as notifications
 
 CHECK_CALLS = Counter("capture_check_calls_total", "Tool-call checks", ["decision"])
 CHECK_CALL_SECONDS = Histogram(
@@ -179,6 +180,16 @@ def check_call(
             trace_id=recorder.trace_id,
         )
         repository.add_check(db, check)
+        if outcome.decision.value in ("deny", "ask"):
+            notifications.emit(
+                db, principal.tenant_id,
+                notifications.TOOL_CALL_DENIED if outcome.decision.value == "deny"
+                else notifications.TOOL_CALL_ASKED,
+                {"tool_check_id": str(check.id), "tool_name": check.tool_name,
+                 "decision": check.decision, "call_id": check.call_id,
+                 "reasons": [r.code for r in reasons], "trace_id": check.trace_id},
+                user_id=user_id,
+            )
         fed_traces = sorted({r.trace_id for r in context.retrievals if r.id in set(fed_by)})
         attrs.update(
             {
@@ -362,23 +373,27 @@ def list_checks(
     sliced = cut(rows, page.limit, lambda row: (row[0].created_at, row[0].id))
     return ToolCheckPage(
         items=[
-            ToolCheckOut(
-                id=c.id,
-                user_id=external,
-                call_id=c.call_id,
-                tool_name=c.tool_name,
-                decision=c.decision,
-                reasons=c.reasons,
-                evidence_node_ids=c.evidence_node_ids,
-                evidence_event_ids=c.evidence_event_ids,
-                arg_provenance=c.arg_provenance,
-                side_effect=c.side_effect,
-                triage_score=c.triage_score,
-                policy_version=c.policy_version,
-                trace_id=c.trace_id,
-                created_at=c.created_at,
-            )
+            tool_check_out(c, external)
             for c, external in sliced.rows
         ],
         next_cursor=sliced.next_cursor,
+    )
+
+
+def tool_check_out(c: ToolCheck, external_user_id: str) -> ToolCheckOut:
+    return ToolCheckOut(
+        id=c.id,
+        user_id=external_user_id,
+        call_id=c.call_id,
+        tool_name=c.tool_name,
+        decision=c.decision,
+        reasons=c.reasons,
+        evidence_node_ids=c.evidence_node_ids,
+        evidence_event_ids=c.evidence_event_ids,
+        arg_provenance=c.arg_provenance,
+        side_effect=c.side_effect,
+        triage_score=c.triage_score,
+        policy_version=c.policy_version,
+        trace_id=c.trace_id,
+        created_at=c.created_at,
     )

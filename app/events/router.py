@@ -14,7 +14,9 @@ from app.domain.vocabulary import Origin
 from app.events import service
 from app.events.schemas import (
     EXTERNAL_ID,
+    BatchAccepted,
     EventAccepted,
+    EventBatch,
     EventCreate,
     EventDetail,
     EventPage,
@@ -24,6 +26,7 @@ from app.models.enums import EventStatus
 
 router = APIRouter(prefix="/v1/events", tags=["events"])
 users_router = APIRouter(prefix="/v1/users", tags=["users"])
+batch_router = APIRouter(tags=["events"])
 
 
 @router.post(
@@ -60,6 +63,25 @@ def post_event(
         trace_id=event.trace_id,
         decisions=service.decisions_for(db, event.id) if done else None,
     )
+
+
+@batch_router.post(
+    "/v1/events:batch",
+    response_model=BatchAccepted,
+    responses=responses(PayloadTooLarge),
+    summary="Write up to 1,000 events at once",
+    operation_id="create_events_batch",
+)
+def post_events_batch(
+    body: EventBatch,
+    request: Request,
+    principal: Principal = AgentPrincipal,
+    db: Session = Depends(get_db),
+) -> BatchAccepted:
+    """Store the events in list order (one user's events keep it) and enqueue their
+    processing. Each needs its own `idempotency_key` and gets its own result: `accepted`,
+    `duplicate` (written by an earlier request, nothing written now) or `error`."""
+    return service.create_batch(db, principal, body, request.state.trace_id)
 
 
 @router.get("/{event_id}", response_model=EventDetail, responses=responses(NotFound))

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -165,3 +166,42 @@ class EventSummary(BaseModel):
 class EventPage(BaseModel):
     items: list[EventSummary]
     next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
+
+
+class BatchEvent(EventCreate):
+    idempotency_key: str = Field(min_length=1, max_length=128,
+                                 description="Required in a batch: a retried batch writes "
+                                 "each event once.")
+
+
+class EventBatch(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"events": [
+                {"user_id": "alice", "session_id": "s1", "origin": "user",
+                 "text": "I prefer short answers.", "occurred_at": "2026-11-01T09:00:00Z",
+                 "idempotency_key": "import-3f2a9c-1"},
+                {"user_id": "alice", "session_id": "s1", "origin": "user",
+                 "text": "Please use metric units.", "occurred_at": "2026-11-01T09:01:00Z",
+                 "idempotency_key": "import-3f2a9c-2"},
+            ]}]
+        },
+    )
+
+    events: list[BatchEvent] = Field(min_length=1, max_length=1000)
+
+
+class BatchItemResult(BaseModel):
+    index: int
+    idempotency_key: str
+    status: Literal["accepted", "duplicate", "error"]
+    event_id: uuid.UUID | None = None
+    error: dict[str, str] | None = Field(default=None, description="code and message")
+
+
+class BatchAccepted(BaseModel):
+    results: list[BatchItemResult]
+    accepted: int
+    duplicates: int
+    errors: int

@@ -14,13 +14,17 @@ from sqlalchemy.orm import Session
 from app import pipeline
 from app.core import spans
 from app.core.auth import Principal
+from app.core.config import get_settings
 from app.core.db import after_commit
-from app.core.errors import Conflict, NotFound
+from app.core.errors import AppError, Conflict, NotFound, PayloadTooLarge
 from app.core.metrics import EVENTS_WRITTEN
 from app.core.pagination import PageRequest, cut, decode_cursor
 from app.events import repository
 from app.events.schemas import (
+    BatchAccepted,
+    BatchItemResult,
     DecisionOut,
+    EventBatch,
     EventCreate,
     EventDetail,
     EventPage,
@@ -274,3 +278,36 @@ def list_events(
     sliced = cut(rows, page.limit, lambda row: (row[0].seq, row[0].id))
     return EventPage(items=[event_summary(e, s) for e, s in sliced.rows],
                      next_cursor=sliced.next_cursor)
+
+
+def create_batch(
+    db: Session, principal: Principal, batch: EventBatch, trace_id: str
+) -> BatchAccepted:
+    """Write the events in list order (so each user's events keep it), each in its own
+    savepoint: one that conflicts with an earlier use of its idempotency key is reported
+    and the rest are written."""
+    total = sum(len(e.text.encode()) for e in batch.events)
+    settings = get_settings()
+    if len(batch.events) > settings.max_batch_events:
+        raise PayloadTooLarge(f"a batch holds at most {settings.max_batch_events} events")
+    if total > settings.max_batch_text_bytes:
+        raise PayloadTooLarge(f"a batch holds at most {settings.max_batch_text_bytes} bytes")
+    results: list[BatchItemResult] = []
+    for index, body in enumerate(batch.events):
+        try:
+            with db.begin_nested():
+                accepted = create_event(db, principal, body, trace_id)
+        except AppError as error:
+            results.append(BatchItemResult(
+                index=index, idempotency_key=body.idempotency_key, status="error",
+                error={"code": error.code, "message": error.message}))
+            continue
+        results.append(BatchItemResult(
+            index=index, idempotency_key=body.idempotency_key, event_id=accepted.event.id,
+            status="duplicate" if accepted.duplicate else "accepted"))
+    return BatchAccepted(
+        results=results,
+        accepted=sum(r.status == "accepted" for r in results),
+        duplicates=sum(r.status == "duplicate" for r in results),
+        errors=sum(r.status == "error" for r in results),
+    )

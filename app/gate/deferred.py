@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from app.domain.vocabulary import ClarificationStatus, NodeState, Origin
 from app.gate.service import may_ask
 from app.models import Clarification, Event, Node
+from app.notifications import service as notifications
 
 
 def ask_next(db: Session, event: Event) -> uuid.UUID | None:
@@ -46,5 +47,11 @@ def ask_next(db: Session, event: Event) -> uuid.UUID | None:
             continue
         clarification.status = ClarificationStatus.pending.value
         clarification.asked_event_id = event.id
+        notifications.emit(
+            db, event.tenant_id, notifications.CLARIFICATION_ASKED,
+            {"clarification_id": str(clarification.id), "node_id": str(clarification.node_id),
+             "event_id": str(event.id)},
+            user_id=event.user_id, subject_id=clarification.id,
+        )
         return clarification.node_id
     return None

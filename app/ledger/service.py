@@ -50,6 +50,7 @@ from app.ledger.constants import (
 )
 from app.models import Clarification, Decision, Event, HypothesisRow, Node, NodeLineage
 from app.models.base import utcnow
+from app.notifications import service as notifications
 
 # Δt after which a quarantined node's retention exp(−γq Δt) falls below φ (≈14.05 days).
 QUARANTINE_LIFETIME = timedelta(
@@ -239,6 +240,13 @@ def _new_node(ctx: ApplyContext, state: NodeState) -> Node:
         ctx.db, node.id, ctx.event.id, "wrote", ctx.hypothesis_row.id, ctx.decision_row.id
     )
     ctx.changes.append(LedgerChange(node.id, "created" if active else "quarantined"))
+    if not active:
+        notifications.emit(
+            ctx.db, ctx.event.tenant_id, notifications.MEMORY_QUARANTINED,
+            {"node_id": str(node.id), "event_id": str(ctx.event.id),
+             "decision_id": str(ctx.decision_row.id), "origin": node.origin},
+            user_id=ctx.event.user_id, subject_id=node.id,
+        )
     _link_related(ctx, node)
     return node
 
@@ -548,8 +556,10 @@ def _add_question(ctx: ApplyContext, node: Node, status: ClarificationStatus) ->
         if r.relation.contradicts >= EDGE_MIN_PROBABILITY and r.state == NodeState.active.value
     ]
     asked = status == ClarificationStatus.pending
+    clarification_id = uuid.uuid4()
     ctx.db.add(
         Clarification(
+            id=clarification_id,
             tenant_id=ctx.event.tenant_id,
             user_id=ctx.event.user_id,
             event_id=ctx.event.id,
@@ -560,6 +570,13 @@ def _add_question(ctx: ApplyContext, node: Node, status: ClarificationStatus) ->
             asked_event_id=ctx.event.id if asked else None,
         )
     )
+    if asked:
+        notifications.emit(
+            ctx.db, ctx.event.tenant_id, notifications.CLARIFICATION_ASKED,
+            {"clarification_id": str(clarification_id), "node_id": str(node.id),
+             "event_id": str(ctx.event.id)},
+            user_id=ctx.event.user_id, subject_id=clarification_id,
+        )
 
 
 def evict_expired_quarantine(
