@@ -1,5 +1,5 @@
-"""`capture` command line: serve, worker, beat, migrate, keys, import, export-openapi, train,
-bench."""
+"""`capture` command line: serve, worker, beat, migrate, keys, import, export-openapi, mcp,
+gateway, train, bench."""
 
 from __future__ import annotations
 
@@ -132,16 +132,11 @@ def keys_create(
 @keys_app.command("list")
 def keys_list(tenant: Annotated[str | None, typer.Option()] = None) -> None:
     """List keys (never the keys themselves)."""
-    from sqlalchemy import select
-
+    from app.core import repository
     from app.core.db import session_scope
-    from app.models import ApiKey, Tenant
 
     with session_scope() as db:
-        query = select(ApiKey, Tenant.name).join(Tenant, Tenant.id == ApiKey.tenant_id)
-        if tenant:
-            query = query.where(Tenant.name == tenant)
-        for key, tenant_name in db.execute(query.order_by(ApiKey.created_at)):
+        for key, tenant_name in repository.keys_with_tenants(db, tenant):
             print(
                 json.dumps(
                     {
@@ -190,6 +185,27 @@ def tenants_policy(
     with session_scope() as db:
         get_or_create_tenant(db, tenant).admission_policy = None if policy == "default" else policy
     print(f"tenant {tenant}: admission policy {policy}")
+
+
+@tenants_app.command("rate-limit")
+def tenants_rate_limit(
+    tenant: Annotated[str, typer.Argument(help="Tenant name (created if missing).")],
+    per_minute: Annotated[str, typer.Argument(
+        help="Requests per minute per API key, or 'default' to follow "
+             "CAPTURE_RATE_LIMIT_PER_MINUTE.")],
+) -> None:
+    """Set a tenant's request limit per API key (counted in Redis; see docs/operations.md)."""
+    from app.core.auth import get_or_create_tenant
+    from app.core.bootstrap import migrate as run_migrations
+    from app.core.db import session_scope
+
+    if per_minute != "default" and not (per_minute.isdigit() and int(per_minute) >= 1):
+        raise typer.BadParameter("a positive number of requests, or 'default'")
+    run_migrations()
+    with session_scope() as db:
+        row = get_or_create_tenant(db, tenant)
+        row.rate_limit_per_minute = None if per_minute == "default" else int(per_minute)
+    print(f"tenant {tenant}: rate limit {per_minute} per minute per key")
 
 
 @tenants_app.command("trust-source")
@@ -266,6 +282,58 @@ def export_openapi(
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(render_openapi(create_app()))
     print(f"wrote {os.path.relpath(out)}")
+
+
+@app.command("mcp")
+def mcp_server(
+    transport: Annotated[str, typer.Option(help="stdio, or http (streamable HTTP).")] = "stdio",
+    host: Annotated[str, typer.Option(help="Bind address over http.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port over http.")] = 8765,
+    url: Annotated[str | None, typer.Option(help="Capture's URL (CAPTURE_URL).")] = None,
+    user_id: Annotated[str | None, typer.Option(help="Default user (CAPTURE_USER_ID).")] = None,
+    session_id: Annotated[
+        str | None, typer.Option(help="Default session (CAPTURE_SESSION_ID).")
+    ] = None,
+) -> None:
+    """Serve Capture's memory tools over MCP (a client of the Capture API at --url). Over
+    stdio the key is CAPTURE_API_KEY; over http each request brings its own bearer key."""
+    from capture_client.mcp.cli import main
+
+    argv = ["server", "--transport", transport, "--host", host, "--port", str(port)]
+    argv += _mcp_ids(url, user_id, session_id)
+    main(argv)
+
+
+@app.command(
+    "gateway", context_settings={"allow_extra_args": True, "ignore_unknown_options": True}
+)
+def mcp_gateway(
+    ctx: typer.Context,
+    upstream_url: Annotated[
+        str | None, typer.Option(help="The tool server's streamable HTTP URL.")
+    ] = None,
+    url: Annotated[str | None, typer.Option(help="Capture's URL (CAPTURE_URL).")] = None,
+    user_id: Annotated[str | None, typer.Option(help="The user (CAPTURE_USER_ID).")] = None,
+    session_id: Annotated[
+        str | None, typer.Option(help="The session (CAPTURE_SESSION_ID).")
+    ] = None,
+) -> None:
+    """Stand in for an MCP tool server over stdio: check every tool call with check-call and
+    record every result. The upstream is --upstream-url, or its command after `--`."""
+    from capture_client.mcp.cli import main
+
+    argv = ["gateway", *_mcp_ids(url, user_id, session_id)]
+    if upstream_url:
+        argv += ["--upstream-url", upstream_url]
+    main([*argv, "--", *ctx.args])
+
+
+def _mcp_ids(url: str | None, user_id: str | None, session_id: str | None) -> list[str]:
+    argv: list[str] = []
+    for flag, value in (("--url", url), ("--user-id", user_id), ("--session-id", session_id)):
+        if value:
+            argv += [flag, value]
+    return argv
 
 
 def _mount_train() -> None:

@@ -9,14 +9,19 @@ from fastapi import FastAPI
 
 from app.audit.router import router as audit_router
 from app.checkcall.router import router as checkcall_router
+from app.clarifications.router import router as clarifications_router
 from app.core.config import get_settings
 from app.core.errors import install_error_handlers
 from app.core.health import router as health_router
-from app.core.middleware import RequestContextMiddleware
-from app.core.spans import configure_otlp_export
+from app.core.identity import router as identity_router
+from app.core.middleware import (
+    BodyLimitMiddleware,
+    CatchAllMiddleware,
+    RequestContextMiddleware,
+)
+from app.core.spans import configure_otlp_export, instrument_api, instrument_exported
 from app.events.router import batch_router, users_router
 from app.events.router import router as events_router
-from app.gate.clarifications import router as clarifications_router
 from app.gate.router import router as decisions_router
 from app.ledger.router import events_router as user_events_router
 from app.ledger.router import router as nodes_router
@@ -41,7 +46,9 @@ Errors share one shape:
 @asynccontextmanager
 async def lifespan(_: FastAPI) -> AsyncIterator[None]:
     settings = get_settings()
-    configure_otlp_export(settings.otlp_endpoint, settings.service_name)
+    if settings.otlp_endpoint:
+        configure_otlp_export(settings.otlp_endpoint, settings.service_name)
+        instrument_exported()
     sweeper = None
     if settings.eager_tasks and settings.webhook_sweep_interval_s > 0:
         # No broker: this process retries due webhook deliveries itself.
@@ -61,10 +68,15 @@ def create_app() -> FastAPI:
         generate_unique_id_function=operation_id,
         swagger_ui_parameters=SWAGGER_UI_PARAMETERS,
     )
+    # Outermost last: trace id and metrics see every answer, the 413 and the catch-all's.
+    app.add_middleware(CatchAllMiddleware)
+    app.add_middleware(BodyLimitMiddleware)
     app.add_middleware(RequestContextMiddleware)
+    instrument_api(app)
     install_error_handlers(app)
     for router in (
         health_router,
+        identity_router,
         batch_router,
         events_router,
         retrieval_router,

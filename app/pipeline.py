@@ -6,7 +6,8 @@
     ③ gate        a stateful policy first reads the event (`advance`: the learned gate
                   integrates h over the gap and updates it), then the admission policy
                   decides one of six actions per hypothesis
-    ④ ledger      the action is applied to the user's claim graph
+    ④ ledger      the action is applied to the user's claim graph; where it holds a claim
+                  and asks, the clarifications stage asks the user (or defers the question)
     ⑤ retrieval   POST /v1/retrieve reads active nodes only        (app/retrieval)
     ⑥ checkcall   POST /v1/check-call judges a tool call            (app/checkcall)
     ⑦ selection   POST /v1/select picks a response under τ_safe     (app/selection)
@@ -26,20 +27,21 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app import registry
+from app.clarifications import service as clarifications_service
 from app.core import spans
 from app.core.config import get_settings
 from app.core.db import session_scope
 from app.core.embeddings import get_embedder
+from app.core.errors import database_unavailable
 from app.core.metrics import DECISIONS, EVENTS_PROCESSED, WRITE_PATH_SECONDS
 from app.domain.claims import Extraction, Hypothesis
 from app.domain.gate import AdmissionPolicy, EventView, asks_questions
 from app.domain.vocabulary import Origin
+from app.events import repository as events_repository
 from app.extraction import service as extraction_service
-from app.gate import deferred as deferred_questions
 from app.gate import service as gate_service
 from app.gate.policies import get_policy
 from app.ledger import channel_guard
@@ -54,9 +56,6 @@ log = logging.getLogger(__name__)
 PROCESS_EVENT_TASK = "capture.process_event"
 SWEEP_QUARANTINE_TASK = "capture.sweep_quarantine"
 REQUEUE_STALE_TASK = "capture.requeue_stale_events"
-# An event still pending this long after it was accepted lost its task (a broker outage,
-# say); the periodic requeue hands it to the workers again. Processing is idempotent.
-STALE_PENDING_AFTER = timedelta(minutes=5)
 
 
 @dataclass(slots=True)
@@ -87,7 +86,7 @@ def run_process_event(event_id: uuid.UUID, policy_name: str | None = None) -> No
 
 
 def mark_failed(db: Session, event_id: uuid.UUID, code: str) -> None:
-    event = db.get(Event, event_id)
+    event = events_repository.event_by_id(db, event_id)
     if event is not None and event.status == EventStatus.pending.value:
         event.status = EventStatus.failed.value
         event.error_code = code
@@ -101,24 +100,29 @@ def process_event(
     db: Session, event_id: uuid.UUID, policy_name: str | None = None
 ) -> list[EventOutcome]:
     """Process `event_id` and every earlier pending event of its user, in order. Idempotent."""
-    event = db.get(Event, event_id)
+    event = events_repository.event_by_id(db, event_id)
     if event is None or event.status != EventStatus.pending.value:
         return []  # gone, or already processed by an earlier delivery
     tenant = db.get(Tenant, event.tenant_id)
     policy = get_policy(policy_name or (tenant.admission_policy if tenant else None)
                         or get_settings().admission_policy)
     state = gate_service.lock_state(db, event.tenant_id, event.user_id, policy)
-    pending = db.scalars(
-        select(Event)
-        .where(
-            Event.user_id == event.user_id,
-            Event.status == EventStatus.pending.value,
-            Event.seq <= event.seq,
-        )
-        .order_by(Event.seq)
-    ).all()
+    pending = events_repository.pending_up_to(db, event.user_id, event.seq)
     trusted = tenant.trusted_sources if tenant is not None else []
-    return [_process_one(db, e, state, policy, trusted) for e in pending]
+    outcomes = []
+    for pending_event in pending:
+        try:
+            with db.begin_nested():  # a poison event's partial work is undone alone
+                outcomes.append(_process_one(db, pending_event, state, policy, trusted))
+        except Exception as exc:
+            if database_unavailable(exc):
+                raise  # transient: the task retries the whole user's batch
+            # Deterministic: retrying cannot help, and the user's later events wait behind
+            # it, so it fails on its first attempt and they go on.
+            log.warning("event %s failed in processing (%s); the user's later events go on",
+                        pending_event.id, type(exc).__name__)
+            mark_failed(db, pending_event.id, "processing_error")
+    return outcomes
 
 
 def _process_one(
@@ -181,7 +185,7 @@ def _process_one(
         if asks_questions(policy) and not any(
             change == "clarification_asked" for _, change in outcome.node_changes
         ):
-            asked = deferred_questions.ask_next(db, event)
+            asked = clarifications_service.ask_next(db, event)
             if asked is not None:
                 outcome.node_changes.append((asked, "clarification_asked"))
         gate_service.record_event(state, event)
@@ -260,6 +264,12 @@ def apply_hypothesis(
             trusted_source=trusted_source,
         )
         applied = ledger_service.apply_decision(ctx)
+        if ctx.question is not None:  # held, ask: the clarifications stage writes the question
+            asked = clarifications_service.ask(
+                db, event, decision_row.id, hypothesis, ctx.question
+            )
+            if asked is not None:
+                ctx.changes.append(ledger_service.LedgerChange(ctx.question.node.id, asked))
         if applied != decision.action:
             decision_row.proposed_action = decision.action.value
             decision_row.action = applied.value
@@ -280,20 +290,16 @@ def sweep_quarantine() -> int:
         return len(ledger_service.evict_expired_quarantine(db, None, utcnow()))
 
 
-def requeue_stale_events(limit: int = 1000) -> int:
-    """Enqueue again the last stale pending event of each user (it processes earlier ones)."""
+def requeue_stale_events(stale_after_s: float | None = None, limit: int = 1000) -> int:
+    """Enqueue again the last pending event of each user whose events have waited longer
+    than `stale_after_s` (default CAPTURE_REQUEUE_STALE_AFTER_S): its task lost its worker
+    or its broker message. That task processes the user's earlier ones too; processing is
+    idempotent, so a task still queued only finds the work done."""
+    if stale_after_s is None:
+        stale_after_s = get_settings().requeue_stale_after_s
     with session_scope() as db:
-        rows = db.execute(
-            select(Event.user_id, func.max(Event.seq))
-            .where(Event.status == EventStatus.pending.value,
-                   Event.received_at < utcnow() - STALE_PENDING_AFTER)
-            .group_by(Event.user_id)
-            .limit(limit)
-        ).all()
-        event_ids = [
-            db.scalar(select(Event.id).where(Event.user_id == user_id, Event.seq == seq))
-            for user_id, seq in rows
-        ]
+        event_ids = events_repository.stale_pending(
+            db, utcnow() - timedelta(seconds=stale_after_s), limit)
     for event_id in event_ids:
         if event_id is not None:
             enqueue_process_event(event_id)

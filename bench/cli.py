@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from app.domain.extractor import Extractor
 from bench.clarify_answers import PAPER_ANSWER_ERROR
 from bench.generator.cli import generate_command
 
@@ -52,7 +53,9 @@ def _summary(results: dict[str, object], out: Path) -> None:
 @app.command("prefguard")
 def prefguard_command(
     out: Annotated[Path, typer.Option("--out", help="Output directory.")],
-    split: Annotated[str, typer.Option("--split", help="train, dev or test.")] = "test",
+    split: Annotated[str, typer.Option(
+        "--split", help="train, dev, test, or sealed (with --unseal; read once, by the "
+        "protocol in bench/generator/README.md).")] = "test",
     methods: MethodsOption = ALL_METHODS,
     limit: Annotated[
         int | None, typer.Option("--limit", min=1, help="Only the first N episodes.")
@@ -77,14 +80,22 @@ def prefguard_command(
         bool, typer.Option("--no-answers", help="Nobody answers clarifying questions: the "
                            "claim stays quarantined (a non-interactive benchmark).")
     ] = False,
+    unseal: Annotated[
+        bool, typer.Option("--unseal", help="Confirms a run on the sealed split: its one "
+                           "reading at the end of a piece of work.")
+    ] = False,
 ) -> None:
     """Run every method through the service on a D-PrefGuard split; write results.json,
     results.md, frontier.png and the raw outcomes to OUT. When a gate asks, a simulated user
     answers from the episode's latent state (bench/clarify_answers.py)."""
     from bench import prefguard
 
-    if split not in ("train", "dev", "test"):
-        raise typer.BadParameter("split must be train, dev or test")
+    if split not in ("train", "dev", "test", "sealed"):
+        raise typer.BadParameter("split must be train, dev, test or sealed")
+    if split == "sealed" and not unseal:
+        raise typer.BadParameter(
+            "the sealed split is read once, at the end of a piece of work "
+            "(bench/generator/README.md); pass --unseal to read it")
     results = prefguard.run(
         split=split, methods=_methods(methods), out=out, limit=limit, data=data, seed=seed,
         jobs=jobs, replicates=replicates, audit=not no_audit,
@@ -182,6 +193,57 @@ def redteam_command(
     print((out / "results.md").read_text())
     print(json.dumps({"out": str(out), "totals": results["totals"],
                       "wall_seconds": results["wall_seconds"]}))
+
+
+ExtractorOption = Annotated[
+    str | None, typer.Option("--extractor", help="deterministic, learned or openai_compatible "
+                             "(default: the configured CAPTURE_EXTRACTOR).")
+]
+
+
+def _extractor(name: str | None) -> Extractor:
+    from app.core.config import get_settings
+    from app.extraction.service import get_extractor
+
+    return get_extractor(name or get_settings().extractor)
+
+
+@app.command("nearmiss")
+def nearmiss_command(
+    out: Annotated[Path, typer.Option("--out", help="Output directory.")],
+    extractor: ExtractorOption = None,
+) -> None:
+    """Read the authored near-miss statements (bench/data/nearmiss.yaml) with the extractor
+    and report how often a claim asserts a value the user did not say; writes results.json
+    and results.md to OUT."""
+    from bench import nearmiss
+
+    results = nearmiss.run(out, _extractor(extractor))
+    print((out / "results.md").read_text())
+    print(json.dumps({"out": str(out), "unsaid_value_rate":
+                      results["overall"]["unsaid_value_rate"]}))
+
+
+@app.command("noise")
+def noise_command(
+    out: Annotated[Path, typer.Option("--out", help="Output directory.")],
+    extractor: ExtractorOption = None,
+    data: Annotated[
+        Path | None,
+        typer.Option("--data", help="Generated data directory (default: generate with "
+                     "--seed into var/bench-data, cached)."),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Generator seed when --data is absent.")] = 0,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Only the first N episodes.")
+    ] = None,
+) -> None:
+    """What the extractor reads as claims from the dev split's small talk, task requests,
+    one-off instructions and sarcasm; writes results.json and results.md to OUT. Dev only."""
+    from bench import noise_reading
+
+    noise_reading.run(out, _extractor(extractor), data=data, seed=seed, limit=limit)
+    print((out / "results.md").read_text())
 
 
 def _mount_optional() -> None:

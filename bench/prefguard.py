@@ -28,6 +28,7 @@ from bench import adherence_losses, poisoning_sources, report, selector
 from bench import policies as bench_policies
 from bench.clarify_answers import SimulatedUser
 from bench.generator.cache import ensure_dataset
+from bench.generator.sealed import SEALED, ensure_sealed
 from bench.metrics import breakdown, evaluate
 from bench.records import (
     GLOBAL_SCOPE,
@@ -303,8 +304,9 @@ def run(
     raw outcomes under `out`. `audit=False` skips the service selector and citation audit
     (their metrics are then absent). The simulated user answers clarifying questions with
     error `answer_error` (bench/clarify_answers.py); None: nobody answers, a question leaves
-    its claim in quarantine."""
-    data_dir = ensure_dataset(data, seed)
+    its claim in quarantine. `split` "sealed" reads the sealed split (`data`: a directory
+    holding sealed.jsonl), refusing one whose hash is not the committed one."""
+    data_dir = ensure_sealed(data) if split == SEALED else ensure_dataset(data, seed)
     split_file = data_dir / f"{split}.jsonl"
     episodes = load_episodes(split_file, limit)
     user_answers = None if answer_error is None else SimulatedUser(answer_error)

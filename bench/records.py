@@ -99,7 +99,7 @@ class EventRecord:
     # scope), in order; the answers' ledger changes are in `changes`.
     answers: list[str] = field(default_factory=list)
     # Questions deferred from earlier events (the question budget was spent then) and asked
-    # at this one (app/gate/deferred.py).
+    # at this one (app/clarifications/service.py).
     deferred_asked: int = 0
     # Answers to this event's own questions (asked here or deferred to a later event) that
     # were the simulated user's errors (ε): tells an answer in error from a misread claim.

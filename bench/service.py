@@ -23,6 +23,8 @@ import psycopg
 from sqlalchemy import Engine, create_engine, func, literal, select, union_all
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.clarifications.schemas import ClarificationAnswer
+from app.clarifications.service import answer as answer_clarification
 from app.core import db as core_db
 from app.core.auth import Principal, create_api_key, get_or_create_tenant
 from app.core.config import get_settings
@@ -33,7 +35,6 @@ from app.core.spans import new_trace_id
 from app.domain.vocabulary import NodeState, Origin
 from app.events import service as events_service
 from app.events.schemas import EventCreate
-from app.gate.clarifications import ClarificationAnswer, resolve
 from app.models import Clarification, Decision, Event, Node, NodeLineage, NodeVersion
 from app.models.enums import EventStatus, Role
 from app.retrieval import service as retrieval_service
@@ -134,8 +135,8 @@ class Memory:
 
 def may_have_asked(origin: str, actions: list[str]) -> bool:
     """Whether an event can have put a question to the user: it asked about its own claim, or
-    it is a user event, where a deferred question may be asked (app/gate/deferred.py). Other
-    events skip the lookup."""
+    it is a user event, where a deferred question may be asked
+    (app/clarifications/service.py). Other events skip the lookup."""
     return "clarify" in actions or origin == "user"
 
 
@@ -196,8 +197,8 @@ class BenchTenant:
     def answer(self, clarification_id: uuid.UUID, answer: Answer, scope: str | None) -> None:
         """POST /v1/clarifications/{id}/answer in-process (the user channel)."""
         with session_scope() as db:
-            resolve(db, self.principal.tenant_id, clarification_id,
-                    ClarificationAnswer(answer=answer, scope=scope), new_trace_id())
+            answer_clarification(db, self.principal.tenant_id, clarification_id,
+                                 ClarificationAnswer(answer=answer, scope=scope), new_trace_id())
 
     def outcome(self, event_id: uuid.UUID) -> tuple[list[str], list[str]]:
         """The event's applied actions and ledger changes as they stand now (after answers)."""

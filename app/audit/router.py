@@ -26,7 +26,7 @@ def request_audit(
     body: AuditRequest,
     request: Request,
     principal: Principal = AgentPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> AuditAccepted:
     """202 with an audit id. A task re-decodes the turn with the memory set L and with each
     of the top three cited nodes removed, computes Inf(n) = U(y_factual) − U(y without n),
@@ -38,7 +38,9 @@ def request_audit(
 
 @router.get("/{audit_id}", response_model=AuditOut, responses=responses(NotFound))
 def get_audit(
-    audit_id: uuid.UUID, principal: Principal = ReaderPrincipal, db: Session = Depends(get_db)
+    audit_id: uuid.UUID,
+    principal: Principal = ReaderPrincipal,
+    db: Session = Depends(get_db, scope="function"),
 ) -> AuditOut:
     """The audit's status and, once done, each citation's influence and whether it was kept."""
     return service.get_audit(db, principal, audit_id)

@@ -7,7 +7,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.core.config import get_settings
-from app.events.schemas import EXTERNAL_ID, check_text_size
+from app.core.inputs import EXTERNAL_ID, SafeStr
+from app.events.schemas import check_text_size
 from app.selection.schemas import MAX_CANDIDATES
 
 MAX_CITED = 32
@@ -34,12 +35,12 @@ class AuditRequest(BaseModel):
 
     user_id: str = Field(pattern=EXTERNAL_ID)
     session_id: str = Field(pattern=EXTERNAL_ID)
-    prompt: str = Field(min_length=1, description="The user's turn the response answered.")
-    response: str = Field(min_length=1, description="The response the agent sent.")
+    prompt: SafeStr = Field(min_length=1, description="The user's turn the response answered.")
+    response: SafeStr = Field(min_length=1, description="The response the agent sent.")
     cited_node_ids: list[uuid.UUID] = Field(
         min_length=1, max_length=MAX_CITED,
         description="Memories the response cites; the top three by retrieval rank are audited.")
-    candidates: list[str] | None = Field(
+    candidates: list[SafeStr] | None = Field(
         default=None, max_length=MAX_CANDIDATES,
         description="The candidates the response was chosen from (needed by `reselect`).")
 

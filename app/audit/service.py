@@ -71,6 +71,7 @@ def create_audit(db: Session, principal: Principal, body: AuditRequest,
                            details={"node_ids": unknown})
     prompt_hash = _sha256(body.prompt)
     retrieval = repository.latest_retrieval_for(db, session.id, prompt_hash)
+    retrieval_id: uuid.UUID | None
     if retrieval is not None:
         retrieval_id = retrieval.id
         memory_ids = repository.retrieval_node_ids(db, retrieval.id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
@@ -40,6 +41,7 @@ class ValueKind(StrEnum):
 
 _EMAIL = re.compile(r"^[A-Za-z0-9._%+\-']+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}$")
 _EMAIL_IN_ANGLES = re.compile(r"<\s*([^<>\s]+@[^<>\s]+)\s*>")
+_MAILTO = re.compile(r"^\s*mailto:", re.IGNORECASE)
 _EMAIL_IN_TEXT = re.compile(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}")
 _URL = re.compile(r"^(?:https?://|www\.)\S+$", re.IGNORECASE)
 _URL_IN_TEXT = re.compile(r"(?:https?://|www\.)[^\s\"'<>)\]]+", re.IGNORECASE)
@@ -69,12 +71,65 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+# ── what an attacker can vary: one canonical form for arguments and recorded text ──────
+# Zero-width and invisible characters, removed before anything is matched.
+INVISIBLE_CHARS = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e"
+        "\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063\u2064\ufeff"
+)
+_INVISIBLE = dict.fromkeys(map(ord, INVISIBLE_CHARS), None)
+# Non-Latin letters that look like Latin ones (Cyrillic, Greek, IPA), one character for
+# one, so a skeleton keeps the offsets of the text it folds.
+CONFUSABLES = {
+    **dict(zip("аеорсухіјѕԁһӏԛԝɡѵ", "aeopcyxijsdhlqwgv", strict=True)),
+    **dict(zip("АВЕКМНОРСТУХЅІЈ", "ABEKMHOPCTYXSIJ", strict=True)),
+    **dict(zip("αορινκχυ", "aopivkxu", strict=True)),
+    **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX", strict=True)),
+    **dict(zip("ıɑɩ\u2010\u2011\u2012\u2013\u2212", "iai-----", strict=True)),
+}
+_SKELETON = str.maketrans(CONFUSABLES)
+# Percent-encoded characters that mean the same decoded (RFC 3986 unreserved, `@`, `:`).
+_PERCENT = re.compile(
+    r"%(4[0-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa]|2[DdEe]|3[0-9Aa]|5[Ff]|7[Ee])"
+)
+
+
+def canonical(text: str) -> str:
+    """NFKC (fullwidth forms), no invisible characters, unreserved percent-escapes decoded.
+    Applied the same way to argument values and to recorded text before matching."""
+    if text.isascii():
+        return _PERCENT.sub(_unescape, text) if "%" in text else text
+    text = unicodedata.normalize("NFKC", text.translate(_INVISIBLE)).translate(_INVISIBLE)
+    return _PERCENT.sub(_unescape, text) if "%" in text else text
+
+
+def _unescape(m: re.Match[str]) -> str:
+    return chr(int(m.group(1), 16))
+
+
+def skeleton(text: str) -> str:
+    """`text` with Latin lookalikes folded to Latin, character for character."""
+    return text if text.isascii() else text.translate(_SKELETON)
+
+
+def lookalikes(text: str) -> tuple[str, ...]:
+    """The lookalike characters of `text`, in order (casefolded): a value found through its
+    skeleton is the same value only where these agree."""
+    if text.isascii():
+        return ()
+    return tuple(c for c in text.casefold() if c in CONFUSABLES)
+
+
+def has_invisible(text: str) -> bool:
+    return not text.isascii() and text.translate(_INVISIBLE) != text
+
+
 def normalize_email(value: str) -> str | None:
     value = value.strip()
     inner = _EMAIL_IN_ANGLES.search(value)
     if inner:
         value = inner.group(1)
-    value = value.removeprefix("mailto:").strip().strip(".,;")
+    value = _MAILTO.sub("", value).split("?", 1)[0].strip().strip(".,;\"'")
     return value.lower() if _EMAIL.match(value) else None
 
 
@@ -152,26 +207,61 @@ def domain_covered(domain: str, allowed: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class TextView:
+    """A recorded text as it is matched: its canonical form (what its labels' offsets refer
+    to) and that form's skeleton (same offsets)."""
+
+    canonical: str
+    skeleton: str
+
+
+def view(text: str) -> TextView:
+    folded = canonical(text)
+    return TextView(folded, skeleton(folded))
+
+
+@dataclass(frozen=True, slots=True)
 class SinkValue:
-    """One atomic value of one argument, normalized."""
+    """One atomic value of one argument, normalized (its skeleton: lookalikes folded)."""
 
     arg: str
     kind: ValueKind
     normalized: str
     # True for an entity found inside a content argument (a name in an e-mail body).
     from_content: bool = False
+    # The lookalike characters the value was written with (casefolded, in order), and
+    # whether it held invisible characters: such a value is only the same as a recorded
+    # one written with the same lookalikes, and never one the allowlist covers.
+    marks: tuple[str, ...] = ()
+    hidden: bool = False
+
+    @property
+    def lookalike(self) -> bool:
+        return bool(self.marks) or self.hidden
 
     @property
     def value_sha256(self) -> str:
-        return sha256(f"{self.kind.value}:{self.normalized}")
+        marked = f":{''.join(self.marks)}" if self.marks else ""
+        return sha256(f"{self.kind.value}:{self.normalized}{marked}")
 
     @property
     def domain(self) -> str | None:
         return domain_of(self.kind, self.normalized)
 
     def find(self, text: str) -> list[tuple[int, int]]:
-        """Where the value occurs in `text` (start, end offsets)."""
-        return [m.span() for m in matcher(self.kind, self.normalized).finditer(text)]
+        """Where the value occurs in `text` (offsets in its canonical form), lookalikes
+        folded."""
+        return [(s, e) for s, e, _ in self.locate(view(text))]
+
+    def locate(self, text: TextView) -> list[tuple[int, int, bool]]:
+        """Where the value occurs in a text's skeleton, each with whether it is written
+        there exactly as in the argument (the same lookalikes, no invisible characters)."""
+        out = []
+        for m in matcher(self.kind, self.normalized).finditer(text.skeleton):
+            start, end = m.span()
+            exact = not self.hidden and lookalikes(text.canonical[start:end]) == self.marks
+            out.append((start, end, exact))
+        return out
 
     @property
     def needle(self) -> str:
@@ -191,7 +281,7 @@ def detect(
             return ValueKind.id, str(value)
         amount = normalize_amount(value)
         return (ValueKind.amount, amount) if amount is not None else None
-    text = value.strip()
+    text = skeleton(canonical(value)).strip()
     if not text or len(text) > MAX_SINK_CHARS:
         return None
     email = normalize_email(text)
@@ -257,10 +347,24 @@ def _opaque(value: str | int | float) -> tuple[ValueKind, str] | None:
     otherwise); blanks and dates are not values."""
     if not isinstance(value, str):
         return None
-    text = value.strip()
+    text = skeleton(canonical(value)).strip()
     if not text or _DATE.match(text):
         return None
     return ValueKind.id, text.casefold()[:MAX_SINK_CHARS]
+
+
+_LIST_SPLIT = re.compile(r',(?=(?:[^"]*"[^"]*")*[^"]*$)')
+
+
+def _marks(part: str, kind: ValueKind) -> tuple[str, ...]:
+    """The lookalikes of the value itself (an address, not the display name around it)."""
+    if part.isascii():
+        return ()
+    if kind == ValueKind.email:
+        inner = _EMAIL_IN_ANGLES.search(part)
+        if inner:
+            part = inner.group(1)
+    return lookalikes(part)
 
 
 def sink_values(
@@ -270,16 +374,22 @@ def sink_values(
     there were more than are traced."""
     atoms, truncated = _atoms(value)
     out: list[SinkValue] = []
-    seen: set[tuple[ValueKind, str]] = set()
+    seen: set[tuple[ValueKind, str, tuple[str, ...], bool]] = set()
 
-    def add(found: tuple[ValueKind, str]) -> None:
-        if found not in seen:
-            seen.add(found)
-            out.append(SinkValue(arg=arg, kind=found[0], normalized=found[1]))
+    def add(kind: ValueKind, normalized: str, marks: tuple[str, ...], hidden: bool) -> None:
+        key = (kind, normalized, marks, hidden)
+        if key not in seen:
+            seen.add(key)
+            out.append(
+                SinkValue(arg=arg, kind=kind, normalized=normalized, marks=marks, hidden=hidden)
+            )
 
     for atom in atoms:
+        hidden = isinstance(atom, str) and has_invisible(atom)
+        if isinstance(atom, str):
+            atom = canonical(atom)
         if isinstance(atom, str) and hint in (ValueKind.email, "auto") and "," in atom:
-            parts: list[str | int | float] = [p for p in atom.split(",") if p.strip()]
+            parts: list[str | int | float] = [p for p in _LIST_SPLIT.split(atom) if p.strip()]
         else:
             parts = [atom]
         for part in parts:
@@ -292,8 +402,9 @@ def sink_values(
                 entities, _ = content_entities(arg, part)
                 for entity in entities:
                     if entity.kind != ValueKind.name:
-                        add((entity.kind, entity.normalized))
-            add(found)
+                        add(entity.kind, entity.normalized, entity.marks, hidden)
+            marks = _marks(part, found[0]) if isinstance(part, str) else ()
+            add(found[0], found[1], marks, hidden)
             if len(out) > MAX_VALUES_PER_ARG:
                 return out[:MAX_VALUES_PER_ARG], True
     return out, truncated
@@ -304,35 +415,53 @@ def content_entities(arg: str, value: Any) -> tuple[list[SinkValue], bool]:
     and whether there were more than are traced."""
     atoms, truncated = _atoms(value)
     out: list[SinkValue] = []
-    seen: set[tuple[ValueKind, str]] = set()
+    seen: set[tuple[ValueKind, str, tuple[str, ...]]] = set()
 
-    def add(kind: ValueKind, normalized: str | None) -> None:
+    def add(
+        kind: ValueKind, normalized: str | None, marks: tuple[str, ...], hidden: bool
+    ) -> None:
         nonlocal truncated
-        if normalized and (kind, normalized) not in seen:
+        if normalized and (kind, normalized, marks) not in seen:
             if len(out) >= MAX_VALUES_PER_ARG:
                 truncated = True
                 return
-            seen.add((kind, normalized))
-            out.append(SinkValue(arg=arg, kind=kind, normalized=normalized, from_content=True))
+            seen.add((kind, normalized, marks))
+            out.append(
+                SinkValue(
+                    arg=arg,
+                    kind=kind,
+                    normalized=normalized,
+                    from_content=True,
+                    marks=marks,
+                    hidden=hidden,
+                )
+            )
 
     for atom in atoms:
         if not isinstance(atom, str):
             continue
-        rest = atom
-        for m in _EMAIL_IN_TEXT.finditer(atom):
-            add(ValueKind.email, normalize_email(m.group(0)))
+        hidden = has_invisible(atom)
+        folded = canonical(atom)
+        text = skeleton(folded)
+        rest = text
+        for m in _EMAIL_IN_TEXT.finditer(text):
+            add(ValueKind.email, normalize_email(m.group(0)), _marks_at(folded, m), hidden)
             rest = _blank(rest, m.span())
-        for m in _URL_IN_TEXT.finditer(atom):
+        for m in _URL_IN_TEXT.finditer(text):
             url = normalize_url(m.group(0).rstrip(".,;:!?"))
-            add(ValueKind.url, url[0] if url else None)
+            add(ValueKind.url, url[0] if url else None, _marks_at(folded, m), hidden)
             rest = _blank(rest, m.span())
-        for m in _IBAN_IN_TEXT.finditer(atom):
-            add(ValueKind.iban, normalize_iban(m.group(0)))
+        for m in _IBAN_IN_TEXT.finditer(text):
+            add(ValueKind.iban, normalize_iban(m.group(0)), _marks_at(folded, m), hidden)
             rest = _blank(rest, m.span())
         # Names in what is left, so an IBAN's letters are not read as a name.
         for m in _NAME_IN_TEXT.finditer(rest):
-            add(ValueKind.name, normalize_name(m.group(0)))
+            add(ValueKind.name, normalize_name(m.group(0)), _marks_at(folded, m), hidden)
     return out, truncated
+
+
+def _marks_at(folded: str, m: re.Match[str]) -> tuple[str, ...]:
+    return lookalikes(folded[m.start() : m.end()])
 
 
 def _blank(text: str, span: tuple[int, int]) -> str:
@@ -361,7 +490,7 @@ def matcher(kind: ValueKind, normalized: str) -> re.Pattern[str]:
             re.IGNORECASE,
         )
     if kind == ValueKind.iban:
-        body = r"\s?".join(re.escape(c) for c in normalized)
+        body = r"[\s\-.]{0,2}".join(re.escape(c) for c in normalized)
         return re.compile(rf"(?<![A-Za-z0-9]){body}(?![A-Za-z0-9])", re.IGNORECASE)
     if kind == ValueKind.phone:
         body = r"[\s().\-]*".join(normalized)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
-from app.checkcall.normalize import SinkValue
+from app.checkcall.normalize import SinkValue, TextView, view
 from app.checkcall.policy import Allowlist
 from app.checkcall.segments import Label, TextAnalysis, analyze_cached, sentence_cue
 from app.domain.vocabulary import NodeState, Origin
@@ -30,6 +30,7 @@ class SourceKind(StrEnum):
     untrusted_memory = "untrusted_memory"  # a node admitted from a non-user channel
     pasted_content = "pasted_content"  # third-party text the user pasted
     directive = "directive"  # an imperative routing sentence in untrusted text
+    agent_correction = "agent_correction"  # a node claim an API key rewrote (PATCH)
     injected_instruction = "injected_instruction"  # an instruction injected for the assistant
     quarantined_memory = "quarantined_memory"  # a node the gate holds in quarantine
 
@@ -82,6 +83,8 @@ class NodeRecord:
     created_by_event_id: uuid.UUID | None
     # Retrievals of this session that returned the node.
     retrieval_ids: tuple[uuid.UUID, ...] = ()
+    # Its claim was rewritten by a correction (PATCH): not the user's words.
+    corrected: bool = False
 
 
 @dataclass(slots=True)
@@ -95,6 +98,14 @@ class Evidence:
     node_events: dict[uuid.UUID, EventRecord] = field(default_factory=dict)
     declared_event_ids: frozenset[uuid.UUID] = frozenset()
     declared_node_ids: frozenset[uuid.UUID] = frozenset()
+    # Canonical forms of the texts above, built once per call (never kept past it).
+    _views: dict[tuple[str, uuid.UUID], TextView] = field(default_factory=dict)
+
+    def view_of(self, kind: str, key: uuid.UUID, text: str) -> TextView:
+        found = self._views.get((kind, key))
+        if found is None:
+            found = self._views[(kind, key)] = view(text)
+        return found
 
     def first_user_seq(self) -> int | None:
         return next((e.seq for e in self.session_events if e.origin == Origin.user.value), None)
@@ -115,7 +126,8 @@ class Source:
 def trace(value: SinkValue, evidence: Evidence, allowlist: Allowlist) -> list[Source]:
     """Every place the value was found, deduplicated by (kind, event, node)."""
     sources: list[Source] = []
-    if allowlist.covers(value.kind, value.normalized, value.domain):
+    # A lookalike of an allowlisted address is another address.
+    if not value.lookalike and allowlist.covers(value.kind, value.normalized, value.domain):
         sources.append(Source(kind=SourceKind.allowlist))
     first_user = evidence.first_user_seq()
     for event in (*evidence.session_events, *evidence.ledger_events):
@@ -139,13 +151,13 @@ def _event_sources(
 ) -> list[Source]:
     if event.text is None:
         return []
-    spans = value.find(event.text)
+    spans = value.locate(evidence.view_of("event", event.id, event.text))
     if not spans:
         return []
     analysis = event.analysis()
     assert analysis is not None
     kinds: set[SourceKind] = set()
-    for start, end in spans:
+    for start, end, exact in spans:
         label = analysis.label_at(start, end)
         if label == Label.data:
             # A data record returned in this session after the user asked for something.
@@ -153,6 +165,9 @@ def _event_sources(
                 event.in_session and first_user_seq is not None and first_user_seq < event.seq
             )
             kinds.add(SourceKind.requested_record if requested else SourceKind.untrusted_data)
+        elif label == Label.user and not exact:
+            # The user wrote a lookalike of the value, not the value: no source.
+            continue
         else:
             kinds.add(_LABEL_KIND[label])
     return [
@@ -168,10 +183,17 @@ def _event_sources(
 
 
 def _node_source(value: SinkValue, node: NodeRecord, evidence: Evidence) -> Source | None:
-    fields = [t for t in (node.claim, node.value) if t]
-    if not any(value.find(t) for t in fields):
+    spans = [
+        span
+        for field_name, text in (("claim", node.claim), ("value", node.value))
+        if text
+        for span in value.locate(evidence.view_of(field_name, node.id, text))
+    ]
+    if not spans:
         return None
-    kind = _node_kind(value, node, evidence)
+    kind = _node_kind(value, node, evidence, exact=any(exact for _, _, exact in spans))
+    if kind is None:
+        return None
     source_event = (
         evidence.node_events.get(node.created_by_event_id) if node.created_by_event_id else None
     )
@@ -187,26 +209,37 @@ def _node_source(value: SinkValue, node: NodeRecord, evidence: Evidence) -> Sour
     )
 
 
-def _node_kind(value: SinkValue, node: NodeRecord, evidence: Evidence) -> SourceKind:
+def _node_kind(
+    value: SinkValue, node: NodeRecord, evidence: Evidence, *, exact: bool
+) -> SourceKind | None:
     if node.state == NodeState.quarantined.value or (
         node.state == NodeState.evicted.value and node.quarantined_at is not None
     ):
         return SourceKind.quarantined_memory
     # Where the value sits in the event that wrote the node (lineage), when its text remains.
     event = evidence.node_events.get(node.created_by_event_id) if node.created_by_event_id else None
-    label: Label | None = None
+    labels: list[Label] = []
     if event is not None and event.text is not None:
         analysis = event.analysis()
         assert analysis is not None
-        labels = [analysis.label_at(s, e) for s, e in value.find(event.text)]
-        if labels:
-            label = max(labels, key=lambda lab: _ORDER[lab])
+        labels = [
+            analysis.label_at(s, e)
+            for s, e, _ in value.locate(evidence.view_of("event", event.id, event.text))
+        ]
+    label = max(labels, key=lambda lab: _ORDER[lab]) if labels else None
     if label in (Label.instruction, Label.pasted, Label.directive):
         return _LABEL_KIND[label]
     if node.origin == Origin.user.value:
+        if not exact:
+            return None  # a lookalike of the user's memory is not the user's value
+        if node.corrected and Label.user not in labels:
+            # A correction put the value there; the user's own words do not hold it.
+            return SourceKind.agent_correction
         return SourceKind.user_memory
     if node.claim is not None and sentence_cue(node.claim) == Label.instruction:
         return SourceKind.injected_instruction
+    if node.corrected and not labels:
+        return SourceKind.agent_correction
     return SourceKind.untrusted_memory
 
 

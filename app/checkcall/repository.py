@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
+from app.checkcall.normalize import CONFUSABLES, INVISIBLE_CHARS
 from app.checkcall.provenance import EventRecord, NodeRecord
 from app.core.pagination import Key, after
 from app.models import ToolCheck, User
@@ -23,6 +24,11 @@ from app.models import ToolCheck, User
 # Ledger-wide candidates per call (most recent first); the value matcher verifies each.
 LEDGER_EVENT_LIMIT = 200
 LEDGER_NODE_LIMIT = 200
+# The prefilter folds lookalikes to Latin and drops invisible characters in non-ASCII text
+# (SQL translate() deletes the characters of `from` past the end of `to`), as the matcher
+# does; ASCII text is matched as it is.
+FOLD_FROM = "".join(CONFUSABLES) + INVISIBLE_CHARS
+FOLD_TO = "".join(CONFUSABLES.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +80,9 @@ WITH u AS (
     WHERE CAST(:search AS boolean) AND e.user_id = (SELECT id FROM u) AND e.text IS NOT NULL
       AND e.session_id IS DISTINCT FROM (SELECT id FROM s)
       AND (lower(e.text) LIKE ANY (CAST(:patterns AS text[]))
+           OR (octet_length(e.text) <> char_length(e.text)
+               AND lower(translate(e.text, :fold_from, :fold_to))
+                   LIKE ANY (CAST(:patterns AS text[])))
            OR e.id = ANY (CAST(:event_ids AS uuid[])))
     ORDER BY e.seq DESC LIMIT :event_limit
 ), n AS (
@@ -83,6 +92,9 @@ WITH u AS (
     WHERE CAST(:search AS boolean) AND n.user_id = (SELECT id FROM u) AND n.erased_at IS NULL
       AND (lower(n.claim) LIKE ANY (CAST(:patterns AS text[]))
            OR lower(n.value) LIKE ANY (CAST(:patterns AS text[]))
+           OR (octet_length(n.claim) <> char_length(n.claim)
+               AND lower(translate(n.claim, :fold_from, :fold_to))
+                   LIKE ANY (CAST(:patterns AS text[])))
            OR n.id = ANY (CAST(:node_ids AS uuid[])))
     ORDER BY n.recorded_at DESC LIMIT :node_limit
 )
@@ -111,6 +123,8 @@ SELECT
         'id', n.id, 'claim', n.claim, 'claim_sha256', n.claim_sha256, 'value', n.value,
         'origin', n.origin, 'state', n.state, 'quarantined_at', n.quarantined_at,
         'created_by_event_id', n.created_by_event_id,
+        'corrected', EXISTS (SELECT 1 FROM node_versions v
+                             WHERE v.node_id = n.id AND v.change = 'corrected'),
         'retrieval_ids', (
             SELECT coalesce(json_agg(rr.retrieval_id ORDER BY r.created_at), '[]'::json)
             FROM retrieval_results rr JOIN retrievals r ON r.id = rr.retrieval_id
@@ -191,6 +205,8 @@ def call_evidence(
                 "patterns": patterns,
                 "event_ids": events,
                 "node_ids": nodes,
+                "fold_from": FOLD_FROM,
+                "fold_to": FOLD_TO,
                 "event_limit": LEDGER_EVENT_LIMIT,
                 "node_limit": LEDGER_NODE_LIMIT,
             },
@@ -238,6 +254,7 @@ def call_evidence(
                     _uuid(n["created_by_event_id"]) if n["created_by_event_id"] else None
                 ),
                 retrieval_ids=tuple(_uuid(r) for r in n["retrieval_ids"]),
+                corrected=bool(n.get("corrected", False)),
             )
             for n in _json(m["ledger_nodes"])
         ],

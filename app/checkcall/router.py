@@ -10,8 +10,8 @@ from app.checkcall.schemas import TOOL_NAME, CheckCallRequest, CheckCallResponse
 from app.core.auth import AgentPrincipal, AuditorPrincipal, Principal
 from app.core.db import get_db
 from app.core.errors import InvalidInput, responses
+from app.core.inputs import EXTERNAL_ID
 from app.core.pagination import PageRequest, page_request
-from app.events.schemas import EXTERNAL_ID
 
 router = APIRouter(prefix="/v1", tags=["check-call"])
 
@@ -26,7 +26,7 @@ def check_call(
     body: CheckCallRequest,
     request: Request,
     principal: Principal = AgentPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> CheckCallResponse:
     """`allow`, `ask` (confirm with the user first) or `deny`, decided from where each sink
     argument's value came from: the user's own words, the operator's allowlist, data
@@ -49,7 +49,7 @@ def list_tool_checks(
     tool_name: str | None = Query(None, pattern=TOOL_NAME),
     page: PageRequest = Depends(page_request),
     principal: Principal = AuditorPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> ToolCheckPage:
     """The tenant's tool-call checks with their evidence, newest first: e.g. every `deny`
     or `ask`. Follow `next_cursor` for the next page."""

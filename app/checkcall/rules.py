@@ -8,12 +8,14 @@ Rules, in the order they are tried for one sink value (docs/checkcall.md has exa
                                          user's channel wrote
   R3 deny   value_from_injected_instruction / value_from_quarantined_memory
                                          every source is an injected instruction or a
-                                         quarantined node
+                                         quarantined node (a correction aside)
   R4 ask    value_also_in_injected_instruction
                                          an injected instruction supplied it as well
   R5 allow  value_from_requested_record  a low-risk sink, every source a data record a
                                          non-user channel returned in this session after
                                          the user's request (a hotel from search results)
+  R6 ask    value_from_agent_correction  an external sink, held by a memory only through a
+                                         correction (PATCH), not in the user's own words
   R6 ask    value_from_pasted_content    an external sink, from text the user pasted only
   R7 ask    value_from_untrusted_channel an external sink, from non-user channels only
   R8 ask    value_unsourced_external     an external sink, found nowhere
@@ -31,6 +33,10 @@ Call-level rules:
                                          its asks become allows (never its denies)
   C7 allow  no_sink_values               a side-effecting call with nothing to trace
   C8 ask    too_many_values              more values than are traced (or nested too deep)
+  C9 ask    action_from_injected_instruction
+                                         a call with no sink value whose action an
+                                         instruction injected in this session asked for,
+                                         and the user did not
   info      binding_unverified           an arg_binding the record does not bear out
 """
 
@@ -77,6 +83,11 @@ RULES: dict[str, tuple[Effect, str]] = {
         Effect.allow,
         "R5: a low-risk sink filled from a data record returned for the user's request",
     ),
+    "value_from_agent_correction": (
+        Effect.ask,
+        "R6: the value goes out and a memory holds it only through a correction made with an "
+        "API key, not in the user's own words",
+    ),
     "value_from_pasted_content": (
         Effect.ask,
         "R6: the value goes out and comes only from text the user pasted (a third party wrote it)",
@@ -115,6 +126,10 @@ RULES: dict[str, tuple[Effect, str]] = {
         Effect.ask,
         "C8: the argument holds more values than are traced (or nests too deep); the rest "
         "went unchecked",
+    ),
+    "action_from_injected_instruction": (
+        Effect.ask,
+        "C9: an instruction injected in this session asked for this action and the user did not",
     ),
     "binding_unverified": (
         Effect.info,
@@ -169,8 +184,11 @@ class Confirmation:
 
 def judge_value(value: SinkValue, sink: Sink | None, sources: list[Source]) -> str | None:
     kinds = {s.kind for s in sources}
+    # A correction is not a source of its own: a value it holds that otherwise comes only
+    # from injected or quarantined content is tainted.
+    tainted_only = bool(kinds - _CORRECTION) and kinds - _CORRECTION <= TAINTED
     if value.from_content or sink is None:
-        if kinds and kinds <= TAINTED:
+        if tainted_only:
             return (
                 "content_from_quarantined_memory"
                 if SourceKind.quarantined_memory in kinds
@@ -181,7 +199,7 @@ def judge_value(value: SinkValue, sink: Sink | None, sources: list[Source]) -> s
         return "value_allowlisted"
     if kinds & TRUSTED:
         return "value_user_stated"
-    if kinds and kinds <= TAINTED:
+    if tainted_only:
         return (
             "value_from_quarantined_memory"
             if SourceKind.quarantined_memory in kinds
@@ -193,11 +211,16 @@ def judge_value(value: SinkValue, sink: Sink | None, sources: list[Source]) -> s
         return "value_internal"
     if kinds and kinds == {SourceKind.requested_record} and sink.risk == Risk.low:
         return "value_from_requested_record"
+    if SourceKind.agent_correction in kinds:
+        return "value_from_agent_correction"
     if SourceKind.pasted_content in kinds:
         return "value_from_pasted_content"
     if kinds:
         return "value_from_untrusted_channel"
     return "value_unsourced_external"
+
+
+_CORRECTION = frozenset({SourceKind.agent_correction})
 
 
 def _evidence(sources: list[Source]) -> list[Evidence]:
@@ -226,6 +249,7 @@ def decide(
     confirmation: Confirmation | None,
     unverified_bindings: list[str],
     truncated: Sequence[str] = (),
+    injected_action: Sequence[uuid.UUID] = (),
 ) -> Decision:
     """The call's decision and every reason behind it, most severe first."""
     if spec.side_effect == SideEffect.read:
@@ -250,6 +274,13 @@ def decide(
     reasons.extend(grouped.values())
     reasons.extend(Reason("binding_unverified", arg) for arg in unverified_bindings)
     reasons.extend(Reason("too_many_values", arg) for arg in truncated)
+    if injected_action and not any(v.code is not None and v.sink is not None for v in verdicts):
+        reasons.append(
+            Reason(
+                "action_from_injected_instruction",
+                evidence=[Evidence("event", e) for e in injected_action],
+            )
+        )
     if confirmation is not None:
         reply = [
             Evidence("tool_check", confirmation.check_id),

@@ -4,10 +4,11 @@ import uuid
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.checkcall.policy import SideEffect
-from app.events.schemas import EXTERNAL_ID
+from app.core.inputs import EXTERNAL_ID, storable_json
+from app.models import ToolCheck
 
 MAX_ARGS = 64
 TOOL_NAME = r"^[A-Za-z0-9_][A-Za-z0-9_.:\-]{0,127}$"
@@ -21,6 +22,12 @@ class ToolCall(BaseModel):
         default_factory=dict,
         description="The arguments the agent is about to pass, as JSON.",
     )
+
+    @field_validator("args")
+    @classmethod
+    def _storable(cls, value: dict[str, Any]) -> dict[str, Any]:
+        storable_json(value)
+        return value
 
     @model_validator(mode="after")
     def _bounded(self) -> ToolCall:
@@ -145,7 +152,10 @@ class CheckCallResponse(BaseModel):
     )
     side_effect: SideEffect
     policy_version: str
-    decision_id: uuid.UUID
+    decision_id: uuid.UUID | None = Field(
+        description="The recorded check; null when the tenant never wrote an event for the "
+        "user (the decision stands but is not recorded)."
+    )
     trace_id: str
 
 
@@ -166,6 +176,25 @@ class ToolCheckOut(BaseModel):
     policy_version: str
     trace_id: str
     created_at: datetime
+
+    @classmethod
+    def of(cls, c: ToolCheck, user_id: str) -> ToolCheckOut:
+        return cls(
+            id=c.id,
+            user_id=user_id,
+            call_id=c.call_id,
+            tool_name=c.tool_name,
+            decision=c.decision,
+            reasons=c.reasons,
+            evidence_node_ids=c.evidence_node_ids,
+            evidence_event_ids=c.evidence_event_ids,
+            arg_provenance=c.arg_provenance,
+            side_effect=c.side_effect,
+            triage_score=c.triage_score,
+            policy_version=c.policy_version,
+            trace_id=c.trace_id,
+            created_at=c.created_at,
+        )
 
 
 class ToolCheckPage(BaseModel):

@@ -34,6 +34,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from enum import StrEnum
 
+from app.checkcall.normalize import canonical, skeleton
 from app.domain.vocabulary import Origin
 
 
@@ -112,6 +113,77 @@ _OVERRIDE = re.compile(
     r"|\bnew\s+(?:instructions?|directives?|task)\s*[:\-]",
     _I,
 )
+# Imperative verbs an instruction to an assistant opens with, in the languages the
+# extractor reads (English, French, Spanish, German, Italian, Portuguese).
+_ACTION_VERB = (
+    r"(?:send|forward|e-?mail|mail|cc|bcc|transfer|wire|pay|share|upload|post|publish|delete|"
+    r"remove|erase|wipe|disable|deactivate|enable|activate|turn\s+(?:off|on)|switch\s+(?:off|on)|"
+    r"reset|change|update|set|add|invite|grant|give|create|book|reserve|cancel|approve|confirm|"
+    r"open|visit|click|download|run|execute|call|contact|reply|respond|export|copy|move|save|"
+    r"store|remember|tell|include|attach|schedule|buy|purchase|sign|submit|rotate|unlock|"
+    r"revoke|ignore|disregard|forget|write|leak|reveal|"
+    # French
+    r"envoie|envoyez|envoyer|transf[eè]re|transf[ée]rez|transmets|transmettez|partage|partagez|"
+    r"supprime|supprimez|efface|effacez|d[ée]sactive|d[ée]sactivez|activez|paie|payez|vire|virez|"
+    r"r[ée]serve|r[ée]servez|ajoute|ajoutez|changez|modifie|modifiez|cr[ée]e|cr[ée]ez|ouvre|"
+    r"ouvrez|clique|cliquez|ex[ée]cute|ex[ée]cutez|fais|faites|ignorez|oublie|oubliez|"
+    r"r[ée]initialise|r[ée]initialisez|invitez|mets|mettez|donne|donnez|accorde|accordez|"
+    # Spanish
+    r"env[ií]a|env[ií]e|env[ií]en|reenv[ií]a|reenv[ií]e|manda|mande|transfiere|transfiera|"
+    r"comparte|comparta|elimina|elimine|borra|borre|desactiva|desactive|activa|active|paga|"
+    r"pague|reserva|a[ñn]ade|a[ñn]ada|agrega|agregue|cambia|cambie|modifica|modifique|crea|cree|"
+    r"abre|abra|ejecuta|ejecute|haz|haga|ignora|olvida|olvide|restablece|invita|otorga|"
+    # German
+    r"sende|senden|schick|schicke|schicken|leite|[üu]berweise|[üu]berweisen|teile|l[öo]sche|"
+    r"l[öo]schen|deaktiviere|deaktivieren|aktiviere|aktivieren|zahle|bezahle|buche|buchen|"
+    r"[äa]ndere|[äa]ndern|erstelle|erstellen|[öo]ffne|[öo]ffnen|f[üu]hre|mache|mach|"
+    r"ignoriere|vergiss|setze|gib|gew[äa]hre|f[üu]ge|"
+    # Italian
+    r"invia|inviare|inoltra|trasferisci|condividi|cancella|disattiva|attiva|prenota|aggiungi|"
+    r"apri|esegui|fai|dimentica|reimposta|concedi|"
+    # Portuguese
+    r"envie|encaminhe|encaminha|transfira|transfere|compartilhe|compartilha|partilhe|exclua|"
+    r"apague|apaga|desative|desativa|ative|ativa|adicione|mude|altere|crie|execute|fa[çc]a|"
+    r"esque[çc]a|redefina|convide|conceda)"
+)
+# Who an instruction in content speaks to: the assistant, the AI, the agent, the system.
+_ASSISTANT = (
+    r"(?:ai|a\.i\.|llm|bot|chatbot|copilot|claude|chatgpt|gpt|gemini|system|sistema|"
+    r"syst[èe]me|agent|agente|ia|ki|"
+    r"(?:ai|a\.i\.|ki|llm|virtual|autonomous|automated)[\s\-]+(?:assistant|agent|model|system)|"
+    r"assistant(?:e)?(?:\s+(?:ia|ai|virtuel(?:le)?|virtual|num[ée]rique))?|"
+    r"asistente(?:\s+(?:de\s+)?(?:ia|ai|virtual))?|assistente(?:\s+(?:ia|ai|virtuale|virtual))?|"
+    r"(?:ki[\s\-])?assistent(?:in)?|(?:agent|agente)\s+(?:ia|ai|de\s+ia))"
+)
+_POLITE = (
+    r"(?:please|kindly|now|immediately|urgently|also|then|just|por\s+favor|bitte|sofort|"
+    r"s['’]il\s+(?:te|vous)\s+pla[iî]t|per\s+favore|imm[ée]diatement|inmediatamente|"
+    r"immediatamente|agora|ahora|maintenant|jetzt|ora|subito)"
+)
+# "Assistant, send …", "SYSTEM: assistant, forward …", "AI agent: transfer …",
+# "asistente, envía …": the assistant named, then an imperative.
+_VOCATIVE = re.compile(
+    rf"(?:^|[\s\[(<\-–—\"'“:;,.!?])(?:(?:hey|hi|hello|dear|ok(?:ay)?|attention|oye|hola|"
+    rf"cher|ch[èe]re|liebe[rs]?|caro|cara|querido|querida)\s+)?"
+    rf"(?:the\s+|an?\s+|my\s+|your\s+|l['’]|le\s+|la\s+|el\s+|der\s+|die\s+|o\s+)?"
+    rf"{_ASSISTANT}\s*[,!]\s*(?:{_POLITE}\W+)*{_ACTION_VERB}\b",
+    _I,
+)
+# What follows an imperative's verb ("forward THE report"), unlike a status line's
+# ("System: update available").
+_OBJECT = (
+    r"(?:the|all|this|that|these|those|my|your|our|his|her|their|it|them|every|any|an?|to|me|"
+    r"us|le|la|les|l['’]|un|une|des|tous|toutes|ce|cette|ces|el|los|las|todo|todos|todas|este|"
+    r"esta|esto|den|die|das|dem|alle|diese[nsm]?|il|lo|gli|i|o|os|as|um|uma|\d+)"
+)
+# A role label opening a sentence, then an imperative: "SYSTEM: forward the …",
+# "[assistant] please send …".
+_ROLE_LABEL = re.compile(
+    rf"^\W*(?:{_ASSISTANT}|admin(?:istrator)?|developer|operator)\s*[:\]>)\-–—]\s*"
+    rf"(?:(?:{_POLITE}\W+)+{_ACTION_VERB}\b|{_ACTION_VERB}\s+{_OBJECT}\b)",
+    _I,
+)
+
 _ROUTING_VERB = (
     r"(?:send|sent|forward(?:ed)?|e-?mail(?:ed)?|cc(?:'?d|'?ed)?|bcc(?:'?d|'?ed)?|cop(?:y|ied)|"
     r"share[sd]?|transfer(?:red)?|wire[sd]?|pa(?:y|id)|upload(?:ed)?|post(?:ed)?|"
@@ -143,7 +215,12 @@ _IMPERATIVE = re.compile(
 
 def sentence_cue(sentence: str) -> Label | None:
     """instruction, directive or None for one sentence of text the user did not write."""
-    if _ADDRESSING.search(sentence) or _OVERRIDE.search(sentence):
+    if (
+        _ADDRESSING.search(sentence)
+        or _OVERRIDE.search(sentence)
+        or _VOCATIVE.search(sentence)
+        or _ROLE_LABEL.search(sentence)
+    ):
         return Label.instruction
     has_sink = _SINK.search(sentence) is not None
     routing = _ROUTING.search(sentence) is not None
@@ -155,6 +232,8 @@ def sentence_cue(sentence: str) -> Label | None:
 
 
 # ── records and sentences ──────────────────────────────────────────────────────────
+# JSON opens with a bracket and then a value ("[system] …" is a tag, not JSON).
+_JSON_START = re.compile(r"\s*(?:\{\s*[\"}]|\[\s*[\"{\[\]\d\-tfn])")
 _JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"', re.DOTALL)
 _TAG_BLOCK = re.compile(
     r"<\s*(information|instructions?|system|important|inst|admin|sys)\s*>.*?<\s*/\s*\1\s*>",
@@ -166,7 +245,7 @@ _SENTENCE_BREAK = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+|\n|\\n|\r")
 
 
 def _records(text: str) -> list[tuple[int, int]]:
-    if text.lstrip()[:1] in ("{", "["):
+    if _JSON_START.match(text):
         records = [m.span(1) for m in _JSON_STRING.finditer(text)]
     else:
         records = []
@@ -320,13 +399,15 @@ _cache_lock = threading.Lock()
 
 
 def analyze_cached(text: str, origin: str, text_sha256: str) -> TextAnalysis:
+    """The analysis of `text`'s canonical form with lookalikes folded (`normalize.canonical`,
+    `normalize.skeleton`): its offsets refer to that form."""
     key = (text_sha256, origin)
     with _cache_lock:
         hit = _cache.get(key)
         if hit is not None:
             _cache.move_to_end(key)
             return hit
-    result = analyze(text, origin)
+    result = analyze(skeleton(canonical(text)), origin)
     with _cache_lock:
         _cache[key] = result
         if len(_cache) > _CACHE_SIZE:

@@ -14,8 +14,15 @@ from sqlalchemy.orm import Session
 
 from app.checkcall import features as features_module
 from app.checkcall import repository
-from app.checkcall.normalize import SinkValue, content_entities, sha256, sink_values
-from app.checkcall.policy import SideEffect, Sink, ToolPolicy, ToolSpec, get_policy
+from app.checkcall.intent import injected_action
+from app.checkcall.normalize import (
+    SinkValue,
+    ValueKind,
+    content_entities,
+    sha256,
+    sink_values,
+)
+from app.checkcall.policy import Risk, SideEffect, Sink, ToolPolicy, ToolSpec, get_policy
 from app.checkcall.provenance import (
     EventRecord,
     Evidence,
@@ -24,7 +31,7 @@ from app.checkcall.provenance import (
     answer_of,
     trace,
 )
-from app.checkcall.rules import Confirmation, ValueVerdict, decide, judge_value
+from app.checkcall.rules import Confirmation, Effect, ValueVerdict, decide, judge_value
 from app.checkcall.schemas import (
     ArgBinding,
     CheckCallRequest,
@@ -63,25 +70,52 @@ def args_sha256(tool: ToolCall) -> str:
 MAX_VALUES_PER_CALL = 300
 
 
+# Kinds that designate a party: in an argument the policy does not list, they go out.
+ADDRESS_KINDS = frozenset(
+    {ValueKind.email, ValueKind.url, ValueKind.domain, ValueKind.iban, ValueKind.phone}
+)
+# A number below this in an unlisted argument is a setting (a count, a priority).
+SETTING_NUMBER = 100
+MAX_SETTING_CHARS = 24
+
+
+def unlisted_sink(spec: ToolSpec, value: SinkValue) -> Sink:
+    """The sink of a value in an argument the policy lists neither as a sink nor as content
+    (`to`, `reply_to`, a custom name): an address goes out (high risk) whatever the tool;
+    other values go where the tool's effect goes (low risk), except settings (one word, a
+    small number), which stay internal. Every one of them is traced, so any can deny."""
+    if value.kind in ADDRESS_KINDS:
+        return Sink(kind="auto", risk=Risk.high, external=True)
+    setting = (
+        value.kind == ValueKind.name
+        and " " not in value.normalized
+        and len(value.normalized) <= MAX_SETTING_CHARS
+    ) or (value.kind == ValueKind.amount and abs(float(value.normalized)) < SETTING_NUMBER)
+    external = spec.side_effect == SideEffect.external_send and not setting
+    return Sink(kind="auto", risk=Risk.low, external=external)
+
+
 def call_values(
     spec: ToolSpec, args: dict[str, Any]
 ) -> tuple[list[tuple[SinkValue, Sink | None]], list[str]]:
-    """Sink values of sink arguments, then entities inside content arguments; and the
-    arguments that held more values than are traced."""
+    """Sink values of sink arguments (and of every argument the policy does not list),
+    then entities inside content arguments; and the arguments that held more values than
+    are traced."""
     if spec.side_effect == SideEffect.read:
         return [], []
     out: list[tuple[SinkValue, Sink | None]] = []
     truncated: list[str] = []
     seen: set[tuple[str, str]] = set()
     for arg, value in args.items():
+        if arg in spec.content:
+            continue
         sink = spec.sink_for(arg)
-        if sink is not None and arg not in spec.content:
-            values, cut = sink_values(arg, value, sink.kind)
-            if cut:
-                truncated.append(arg)
-            for sv in values:
-                seen.add((sv.kind.value, sv.normalized))
-                out.append((sv, sink))
+        values, cut = sink_values(arg, value, sink.kind if sink is not None else "auto")
+        if cut:
+            truncated.append(arg)
+        for sv in values:
+            seen.add((sv.kind.value, sv.normalized))
+            out.append((sv, sink if sink is not None else unlisted_sink(spec, sv)))
     for arg in spec.content:
         if arg in args:
             entities, cut = content_entities(arg, args[arg])
@@ -113,9 +147,10 @@ def check_call(
         declared_events,
         declared_nodes,
     )
+    # A user the tenant never wrote an event for: the check is decided (a side-effecting
+    # call fails closed, session_record_missing) but not recorded, so reads naming random
+    # users write nothing.
     user_id = context.user_id
-    if user_id is None:  # a user the record has never seen: the decision still needs a row
-        user_id = events_repository.get_or_create_user(db, principal.tenant_id, body.user_id).id
     allowlist = policy.allowlist_for(context.tenant_name)
     session_events, prior = context.events, context.checks
     evidence = assemble(session_events, ledger, declared_events, declared_nodes)
@@ -126,6 +161,7 @@ def check_call(
         trace_id=trace_id,
         user_id=user_id,
         session_id=context.session_id,
+        persist=user_id is not None,
     )
     with recorder.span(
         spans.CHECK_TOOL_CALL,
@@ -144,6 +180,12 @@ def check_call(
             confirmation=confirmation(body.call_id, args_hash, prior, session_events),
             unverified_bindings=unverified_bindings(body.arg_bindings, verdicts),
             truncated=truncated,
+            injected_action=(
+                injected_action(body.tool.name, session_events)
+                if spec.side_effect != SideEffect.read
+                and not any(sink is not None for _, sink in values)
+                else ()
+            ),
         )
         feats = {
             **features_module.trajectory(_ops(context, spec, policy)),
@@ -158,8 +200,9 @@ def check_call(
         fed_by = sorted(
             {rid for v in verdicts for s in v.sources for rid in s.retrieval_ids}, key=str
         )
+        check_id = uuid.uuid4()
         check = ToolCheck(
-            id=uuid.uuid4(),
+            id=check_id,
             tenant_id=principal.tenant_id,
             user_id=user_id,
             session_id=context.session_id,
@@ -179,21 +222,22 @@ def check_call(
             policy_version=policy.version,
             trace_id=recorder.trace_id,
         )
-        repository.add_check(db, check)
-        if outcome.decision.value in ("deny", "ask"):
-            notifications.emit(
-                db, principal.tenant_id,
-                notifications.TOOL_CALL_DENIED if outcome.decision.value == "deny"
-                else notifications.TOOL_CALL_ASKED,
-                {"tool_check_id": str(check.id), "tool_name": check.tool_name,
-                 "decision": check.decision, "call_id": check.call_id,
-                 "reasons": [r.code for r in reasons], "trace_id": check.trace_id},
-                user_id=user_id,
-            )
+        if user_id is not None:
+            repository.add_check(db, check)
+            if outcome.decision in (Effect.deny, Effect.ask):
+                notifications.emit(
+                    db, principal.tenant_id,
+                    notifications.TOOL_CALL_DENIED if outcome.decision == Effect.deny
+                    else notifications.TOOL_CALL_ASKED,
+                    {"tool_check_id": str(check.id), "tool_name": check.tool_name,
+                     "decision": check.decision, "call_id": check.call_id,
+                     "reasons": [r.code for r in reasons], "trace_id": check.trace_id},
+                    user_id=user_id,
+                )
         fed_traces = sorted({r.trace_id for r in context.retrievals if r.id in set(fed_by)})
         attrs.update(
             {
-                "capture.tool_check.id": check.id,
+                "capture.tool_check.id": check_id,
                 "capture.tool_check.decision": outcome.decision.value,
                 "capture.tool_check.reasons": [r.code for r in reasons],
                 "capture.tool_check.side_effect": spec.side_effect.value,
@@ -217,7 +261,7 @@ def check_call(
         triage_score=score,
         side_effect=spec.side_effect.value,
         policy_version=policy.version,
-        decision_id=check.id,
+        decision_id=check_id if user_id is not None else None,
         trace_id=recorder.trace_id,
     )
 
@@ -363,7 +407,7 @@ def list_checks(
     user_id = None
     if external_user_id is not None:
         user = events_repository.find_user(db, principal.tenant_id, external_user_id)
-        if user is None:
+        if user is None:  # a read never creates the user it names
             return ToolCheckPage(items=[], next_cursor=None)
         user_id = user.id
     rows = repository.list_checks(
@@ -372,28 +416,6 @@ def list_checks(
     )
     sliced = cut(rows, page.limit, lambda row: (row[0].created_at, row[0].id))
     return ToolCheckPage(
-        items=[
-            tool_check_out(c, external)
-            for c, external in sliced.rows
-        ],
+        items=[ToolCheckOut.of(c, external) for c, external in sliced.rows],
         next_cursor=sliced.next_cursor,
-    )
-
-
-def tool_check_out(c: ToolCheck, external_user_id: str) -> ToolCheckOut:
-    return ToolCheckOut(
-        id=c.id,
-        user_id=external_user_id,
-        call_id=c.call_id,
-        tool_name=c.tool_name,
-        decision=c.decision,
-        reasons=c.reasons,
-        evidence_node_ids=c.evidence_node_ids,
-        evidence_event_ids=c.evidence_event_ids,
-        arg_provenance=c.arg_provenance,
-        side_effect=c.side_effect,
-        triage_score=c.triage_score,
-        policy_version=c.policy_version,
-        trace_id=c.trace_id,
-        created_at=c.created_at,
     )

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from sqlalchemy import func, select, text
-
+from app.core import repository
 from app.core.auth import create_api_key, get_or_create_tenant
 from app.core.db import get_engine, session_scope
 from app.core.migrate import upgrade_to_head
-from app.models import ApiKey
 from app.models.enums import Role
 
 DEFAULT_TENANT = "default"
@@ -21,8 +19,8 @@ def ensure_admin_key() -> str | None:
     """The raw admin key when one was just created (print it once), else None."""
     with session_scope() as db:
         # Replicas starting together must not each create a first key.
-        db.execute(text("SELECT pg_advisory_xact_lock(4242001)"))
-        if (db.scalar(select(func.count()).select_from(ApiKey)) or 0) > 0:
+        repository.lock_first_start(db)
+        if repository.count_keys(db) > 0:
             return None
         tenant = get_or_create_tenant(db, DEFAULT_TENANT)
         _, raw = create_api_key(db, tenant, Role.admin, "bootstrap admin")

@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     port: int = 8000
     # Secret used to pepper API-key hashes; must be set outside local use.
     secret_key: str = "local-dev-secret-change-me"
+    # The secret before the last rotation: keys stored under it still verify, and are
+    # re-hashed under `secret_key` on first use.
+    previous_secret_key: str | None = None
 
     # The learned authenticity gate (docs/models/gate.md); the paper's heuristics stay
     # selectable per deployment or per tenant (`capture tenants policy`).
@@ -80,6 +83,12 @@ class Settings(BaseSettings):
     audit_llm_timeout_s: float = Field(default=60.0, gt=0.0)
     audit_max_new_tokens: int = Field(default=48, ge=1, le=512)
 
+    # Requests per minute per API key, counted in Redis (a tenant's own setting,
+    # `capture tenants rate-limit`, takes precedence). Unset: no limit. Redis is
+    # CAPTURE_RATE_LIMIT_REDIS_URL, else the broker; with neither, limits are off.
+    rate_limit_per_minute: int | None = Field(default=None, ge=1)
+    rate_limit_redis_url: str | None = None
+
     # Input limits (bytes of UTF-8 text unless noted).
     max_event_text_bytes: int = 32 * 1024
     max_query_bytes: int = 4 * 1024
@@ -105,6 +114,10 @@ class Settings(BaseSettings):
     # Celery
     task_queue: str = "capture"
     quarantine_sweep_interval_s: float = 3600.0
+    # Beat hands events pending longer than `requeue_stale_after_s` to the workers again,
+    # every `requeue_interval_s` (a worker also does it once when it starts).
+    requeue_stale_after_s: float = Field(default=30.0, gt=0.0)
+    requeue_interval_s: float = Field(default=10.0, gt=0.0)
     # A worker serves its Prometheus metrics on this port (unset: not served).
     worker_metrics_port: int | None = Field(default=None, ge=1, le=65535)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -23,6 +24,32 @@ _engine: Engine | None = None
 _session_factory: sessionmaker[Session] | None = None
 
 AFTER_COMMIT_KEY = "capture.after_commit"
+
+# When the current database outage began (monotonic seconds), None while it answers.
+_outage_since: float | None = None
+
+
+def note_database_unavailable() -> bool:
+    """Record that the database could not be reached; True only for an outage's first error,
+    so each outage is logged once, not once per request."""
+    global _outage_since
+    with _lock:
+        if _outage_since is not None:
+            return False
+        _outage_since = time.monotonic()
+        return True
+
+
+def note_database_available() -> None:
+    global _outage_since
+    if _outage_since is None:  # the common path: no lock
+        return
+    with _lock:
+        if _outage_since is None:
+            return
+        lasted = time.monotonic() - _outage_since
+        _outage_since = None
+    log.warning("database available again after %.1f s", lasted)
 
 
 def resolve_database_url(settings: Settings) -> str:
@@ -94,6 +121,7 @@ def session_scope() -> Iterator[Session]:
     try:
         yield session
         session.commit()
+        note_database_available()
     except BaseException:
         session.rollback()
         raise
@@ -102,6 +130,8 @@ def session_scope() -> Iterator[Session]:
 
 
 def get_db() -> Iterator[Session]:
-    """FastAPI dependency: one transaction per request."""
+    """FastAPI dependency: one transaction per request. Routes declare it with
+    `Depends(get_db, scope="function")`, so the commit runs before the response is sent and
+    a failed commit is the request's error, never a success already answered."""
     with session_scope() as session:
         yield session

@@ -2,23 +2,39 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.core import db as core_db
+
+log = logging.getLogger(__name__)
+
+# What a client is told to wait before retrying while the database cannot be reached.
+RETRY_AFTER_S = 5
 
 
 class AppError(Exception):
     status_code = 400
     code = "bad_request"
 
-    def __init__(self, message: str, *, details: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        details: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.details = details
+        self.headers = headers
 
 
 class Unauthenticated(AppError):
@@ -51,6 +67,11 @@ class InvalidInput(AppError):
     code = "invalid_input"
 
 
+class RateLimited(AppError):
+    status_code = 429
+    code = "rate_limited"
+
+
 class Unavailable(AppError):
     status_code = 503
     code = "unavailable"
@@ -69,7 +90,10 @@ class ErrorResponse(BaseModel):
 def responses(*errors: type[AppError]) -> dict[int | str, dict[str, Any]]:
     """OpenAPI `responses=` for a route: each declared error with the shared shape."""
     out: dict[int | str, dict[str, Any]] = {}
-    declared: tuple[type[AppError], ...] = (Unauthenticated, Forbidden, *errors)
+    # Every authenticated route reads its key from the database, so each may be unavailable.
+    declared: tuple[type[AppError], ...] = (
+        Unauthenticated, Forbidden, *errors, RateLimited, Unavailable
+    )
     for err in declared:
         entry = out.setdefault(err.status_code, {"model": ErrorResponse, "description": ""})
         codes = [c for c in entry["description"].split(", ") if c]
@@ -85,10 +109,47 @@ def _body(code: str, message: str, details: dict[str, Any] | None = None) -> dic
     )
 
 
+def database_unavailable(exc: BaseException) -> bool:
+    """The database could not be reached or dropped the connection: an outage, not a bug."""
+    if isinstance(exc, sa_exc.OperationalError | sa_exc.InterfaceError | sa_exc.TimeoutError):
+        return True
+    return isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated
+
+
+def unavailable_response(exc: BaseException) -> JSONResponse:
+    """503 `unavailable` with Retry-After; the outage is logged once, when it starts."""
+    if core_db.note_database_unavailable():
+        log.warning(
+            "database unavailable (%s); answering 503 until a transaction commits again",
+            type(exc).__name__,
+        )
+    return JSONResponse(
+        _body("unavailable", "the database is unavailable; retry later"),
+        status_code=503,
+        headers={"Retry-After": str(RETRY_AFTER_S)},
+    )
+
+
+def internal_error_response() -> JSONResponse:
+    return JSONResponse(_body("internal_error", "internal server error"), status_code=500)
+
+
+HTTP_ERROR_CODES = {
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    429: "rate_limited",
+}
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AppError)
     async def _app_error(_: Request, exc: AppError) -> JSONResponse:
-        return JSONResponse(_body(exc.code, exc.message, exc.details), status_code=exc.status_code)
+        return JSONResponse(
+            _body(exc.code, exc.message, exc.details),
+            status_code=exc.status_code,
+            headers=exc.headers,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -104,5 +165,14 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return JSONResponse(_body(code, str(exc.detail)), status_code=exc.status_code)
+        code = HTTP_ERROR_CODES.get(exc.status_code, "http_error")
+        # The headers carry what the status promises: Allow on a 405, Retry-After on a 429.
+        return JSONResponse(
+            _body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers
+        )
+
+    for outage in (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError):
+
+        @app.exception_handler(outage)
+        async def _outage(_: Request, exc: Exception) -> JSONResponse:
+            return unavailable_response(exc)

@@ -5,8 +5,8 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from sqlalchemy import text
 
+from app.core import repository
 from app.core.config import get_settings
 from app.core.db import get_engine
 
@@ -25,7 +25,7 @@ def readyz() -> JSONResponse:
     checks: dict[str, Any] = {}
     try:
         with get_engine().connect() as conn:
-            conn.execute(text("SELECT 1"))
+            repository.ping(conn)
         checks["database"] = "ok"
     except Exception as exc:  # report, don't crash the probe
         checks["database"] = f"error: {type(exc).__name__}"

@@ -9,6 +9,7 @@ from alembic.config import Config
 from sqlalchemy import Engine
 
 import migrations
+from app.core import repository
 
 
 def alembic_config() -> Config:
@@ -18,8 +19,15 @@ def alembic_config() -> Config:
     return cfg
 
 
+# Advisory-lock key held while migrating: replicas that start together migrate one at a time,
+# and the later ones find the schema at head.
+MIGRATION_LOCK_KEY = 4242002
+
+
 def upgrade_to_head(engine: Engine) -> None:
     cfg = alembic_config()
     with engine.begin() as connection:
+        # Transaction-scoped: released by the migration's own commit or rollback.
+        repository.advisory_xact_lock(connection, MIGRATION_LOCK_KEY)
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "head")

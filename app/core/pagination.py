@@ -21,9 +21,12 @@ from sqlalchemy import ColumnElement, tuple_
 from sqlalchemy.orm import InstrumentedAttribute
 
 from app.core.errors import InvalidInput
+from app.core.inputs import EARLIEST, LATEST, SafeStr
 
 MAX_PAGE_SIZE = 200
 DEFAULT_PAGE_SIZE = 50
+# Postgres' bigint: a larger sequence number in a cursor is refused before it reaches SQL.
+MAX_SEQ = 2**63 - 1
 
 T = TypeVar("T")
 
@@ -36,7 +39,7 @@ class PageRequest:
 
 def page_request(
     limit: int = Query(DEFAULT_PAGE_SIZE, ge=1, le=MAX_PAGE_SIZE, description="Page size."),
-    cursor: str | None = Query(
+    cursor: SafeStr | None = Query(
         None, max_length=256, description="`next_cursor` of the previous page."
     ),
 ) -> PageRequest:
@@ -69,9 +72,12 @@ def decode_cursor(cursor: str | None, sort_type: type[datetime] | type[int]) -> 
             key_sort = datetime.fromisoformat(sort)
             if key_sort.utcoffset() is None:
                 raise ValueError("naive time")
+            # Only what the service writes; far dates overflow in arithmetic on them.
+            if not EARLIEST <= key_sort < LATEST:
+                raise ValueError("time out of range")
         else:
-            if not isinstance(sort, int):
-                raise ValueError("not an integer")
+            if not isinstance(sort, int) or not 0 <= sort <= MAX_SEQ:
+                raise ValueError("not a sequence number")
             key_sort = sort
         return Key(key_sort, uuid.UUID(row_id))
     except (binascii.Error, ValueError, TypeError) as error:

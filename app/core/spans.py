@@ -47,18 +47,11 @@ def new_span_id() -> str:
     return secrets.token_hex(8)
 
 
-def trace_id_from_traceparent(header: str | None) -> str | None:
-    """The trace id of a W3C `traceparent` header, when well formed."""
-    if not header:
-        return None
-    parts = header.split("-")
-    if len(parts) == 4 and len(parts[1]) == 32 and parts[1] != "0" * 32:
-        try:
-            int(parts[1], 16)
-        except ValueError:
-            return None
-        return parts[1]
-    return None
+def current_trace_id() -> str | None:
+    """The trace id of the current OpenTelemetry context: the caller's, when its request
+    carried a W3C `traceparent` (the FastAPI instrumentation reads it), else None."""
+    context = trace.get_current_span().get_span_context()
+    return trace.format_trace_id(context.trace_id) if context.is_valid else None
 
 
 class SpanRecorder:
@@ -73,8 +66,11 @@ class SpanRecorder:
         user_id: uuid.UUID | None = None,
         session_id: uuid.UUID | None = None,
         parent_span_id: str | None = None,
+        persist: bool = True,
     ) -> None:
         self.db = db
+        # False: spans are exported (when configured) but no row is written.
+        self.persist = persist
         self.tenant_id = tenant_id
         self.trace_id = trace_id or new_trace_id()
         self.user_id = user_id
@@ -132,7 +128,8 @@ class SpanRecorder:
                 )
                 if len(self._stack) == self._outer_depth:
                     closed, self._closed = self._closed, []
-                    if status == "ok" or self.db.is_active:  # a rolled-back session keeps none
+                    if self.persist and (status == "ok" or self.db.is_active):
+                        # a rolled-back session keeps none
                         self.db.add_all(closed)
 
     @property
@@ -161,15 +158,44 @@ def _jsonable(attrs: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def configure_otlp_export(endpoint: str | None, service_name: str) -> None:
-    """Export spans over OTLP/HTTP when an endpoint is configured; otherwise a no-op tracer."""
+def configure_otlp_export(endpoint: str | None, service_name: str) -> bool:
+    """Export spans over OTLP/HTTP when an endpoint is configured; otherwise a no-op tracer.
+    Once per process: False when nothing was configured now."""
     if not endpoint:
-        return
+        return False
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
     from opentelemetry.sdk.resources import Resource
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
+    if isinstance(trace.get_tracer_provider(), TracerProvider):
+        return False
     provider = TracerProvider(resource=Resource.create({"service.name": service_name}))
     provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=endpoint)))
     trace.set_tracer_provider(provider)
+    return True
+
+
+# The probes and metrics scrapes are not worth a trace.
+_UNTRACED_URLS = "healthz,readyz,metrics"
+
+
+def instrument_api(app: Any) -> None:
+    """Server spans for every request, parented by the request's W3C `traceparent`: Capture's
+    own spans nest under them, in the caller's trace."""
+    from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
+
+    FastAPIInstrumentor.instrument_app(
+        app, excluded_urls=_UNTRACED_URLS, exclude_spans=["receive", "send"]
+    )
+
+
+def instrument_exported() -> None:
+    """With export on: Celery spans (publishing carries the trace to the worker in the task's
+    headers; the worker's task span continues it). SQL statements get no spans of their own:
+    the SQLAlchemy instrumentation (0.66b2) does not support SQLAlchemy 2.1."""
+    from opentelemetry.instrumentation.celery import CeleryInstrumentor
+
+    celery = CeleryInstrumentor()  # type: ignore[no-untyped-call]
+    if not celery.is_instrumented_by_opentelemetry:
+        celery.instrument()

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.core.pagination import Key, after
 from app.models import AgentSession, Decision, Event, HypothesisRow, NodeVersion, User
+from app.models.enums import EventStatus
 
 
 def get_or_create_user(db: Session, tenant_id: uuid.UUID, external_id: str) -> User:
@@ -82,6 +83,38 @@ def by_idempotency_key(db: Session, tenant_id: uuid.UUID, key: str) -> Event | N
 
 def get_event(db: Session, tenant_id: uuid.UUID, event_id: uuid.UUID) -> Event | None:
     return db.scalar(select(Event).where(Event.id == event_id, Event.tenant_id == tenant_id))
+
+
+def event_by_id(db: Session, event_id: uuid.UUID) -> Event | None:
+    return db.get(Event, event_id)
+
+
+def pending_up_to(db: Session, user_id: uuid.UUID, seq: int) -> Sequence[Event]:
+    """The user's pending events up to arrival number `seq`, in arrival order."""
+    return db.scalars(
+        select(Event)
+        .where(
+            Event.user_id == user_id,
+            Event.status == EventStatus.pending.value,
+            Event.seq <= seq,
+        )
+        .order_by(Event.seq)
+    ).all()
+
+
+def stale_pending(db: Session, received_before: datetime, limit: int) -> list[uuid.UUID | None]:
+    """The last pending event, received before `received_before`, of up to `limit` users."""
+    rows = db.execute(
+        select(Event.user_id, func.max(Event.seq))
+        .where(Event.status == EventStatus.pending.value,
+               Event.received_at < received_before)
+        .group_by(Event.user_id)
+        .limit(limit)
+    ).all()
+    return [
+        db.scalar(select(Event.id).where(Event.user_id == user_id, Event.seq == seq))
+        for user_id, seq in rows
+    ]
 
 
 def hypotheses_of(db: Session, event_id: uuid.UUID) -> Sequence[HypothesisRow]:

@@ -7,10 +7,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.core.config import get_settings
+from app.core.inputs import EXTERNAL_ID, SafeStr, Timestamp
 from app.domain.vocabulary import Action, Direction, NodeState, Origin, Timescale
+from app.models import Decision, Event, HypothesisRow
 from app.models.enums import EventStatus
 
-EXTERNAL_ID = r"^[A-Za-z0-9][A-Za-z0-9._:@\-]{0,127}$"
 # Events may be replayed from the past; one from the future beyond clock skew is an error.
 MAX_CLOCK_SKEW = timedelta(days=1)
 
@@ -50,12 +51,14 @@ class EventCreate(BaseModel):
     user_id: str = Field(pattern=EXTERNAL_ID, description="The caller's pseudonymous user id.")
     session_id: str = Field(pattern=EXTERNAL_ID)
     origin: Origin
-    text: str = Field(min_length=1, description="At most 32 KB of UTF-8 (configurable).")
-    occurred_at: datetime = Field(description="ISO-8601 with a timezone.")
+    text: SafeStr = Field(min_length=1, description="At most 32 KB of UTF-8 (configurable).")
+    occurred_at: Timestamp = Field(
+        description="ISO-8601 with a timezone, from 1970-01-01 to a day past the server's clock."
+    )
     domain: str | None = Field(default=None, max_length=64, pattern=r"^[a-z0-9_\-]+$")
-    source_uri: str | None = Field(default=None, max_length=2048)
-    tool_name: str | None = Field(default=None, max_length=128)
-    idempotency_key: str | None = Field(default=None, min_length=1, max_length=128)
+    source_uri: SafeStr | None = Field(default=None, max_length=2048)
+    tool_name: SafeStr | None = Field(default=None, max_length=128)
+    idempotency_key: SafeStr | None = Field(default=None, min_length=1, max_length=128)
 
     @field_validator("text")
     @classmethod
@@ -64,12 +67,10 @@ class EventCreate(BaseModel):
 
     @field_validator("occurred_at")
     @classmethod
-    def _aware_and_not_future(cls, value: datetime) -> datetime:
-        if value.tzinfo is None or value.utcoffset() is None:
-            raise ValueError("occurred_at must include a timezone")
+    def _not_future(cls, value: datetime) -> datetime:
         if value - datetime.now(UTC) > MAX_CLOCK_SKEW:
             raise ValueError("occurred_at is in the future")
-        return value.astimezone(UTC)
+        return value
 
 
 class DecisionOut(BaseModel):
@@ -85,6 +86,29 @@ class DecisionOut(BaseModel):
     target_node_id: uuid.UUID | None
     reasons: list[str]
 
+    @classmethod
+    def of(cls, d: Decision) -> DecisionOut:
+        return cls(
+            id=d.id,
+            hypothesis_id=d.hypothesis_id,
+            action=d.action,
+            proposed_action=d.proposed_action,
+            probabilities={
+                "retain": d.p_retain,
+                "add": d.p_add,
+                "scope": d.p_scope,
+                "revise": d.p_revise,
+                "quarantine": d.p_quarantine,
+                "clarify": d.p_clarify,
+            },
+            entropy=d.entropy,
+            authenticity=d.authenticity,
+            policy=d.policy_name,
+            policy_version=d.policy_version,
+            target_node_id=d.target_node_id,
+            reasons=d.reasons,
+        )
+
 
 class HypothesisOut(BaseModel):
     id: uuid.UUID
@@ -96,6 +120,20 @@ class HypothesisOut(BaseModel):
     timescale: Timescale
     confidence: float
     provenance: Origin
+
+    @classmethod
+    def of(cls, h: HypothesisRow) -> HypothesisOut:
+        return cls(
+            id=h.id,
+            claim=h.claim,
+            subject=h.subject,
+            value=h.value,
+            direction=h.direction,
+            scope=h.scope,
+            timescale=h.timescale,
+            confidence=h.confidence,
+            provenance=h.provenance,
+        )
 
 
 class NodeChangeOut(BaseModel):
@@ -162,6 +200,24 @@ class EventSummary(BaseModel):
     erased: bool
     trace_id: str
 
+    @classmethod
+    def of(cls, event: Event, session_external_id: str) -> EventSummary:
+        return cls(
+            id=event.id,
+            seq=event.seq,
+            session_id=session_external_id,
+            origin=event.origin,
+            text=event.text,
+            occurred_at=event.occurred_at,
+            received_at=event.received_at,
+            domain=event.domain,
+            tool_name=event.tool_name,
+            status=event.status,
+            error_code=event.error_code,
+            erased=event.erased_at is not None,
+            trace_id=event.trace_id,
+        )
+
 
 class EventPage(BaseModel):
     items: list[EventSummary]
@@ -169,7 +225,7 @@ class EventPage(BaseModel):
 
 
 class BatchEvent(EventCreate):
-    idempotency_key: str = Field(min_length=1, max_length=128,
+    idempotency_key: SafeStr = Field(min_length=1, max_length=128,
                                  description="Required in a batch: a retried batch writes "
                                  "each event once.")
 

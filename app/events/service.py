@@ -15,7 +15,7 @@ from app import pipeline
 from app.core import spans
 from app.core.auth import Principal
 from app.core.config import get_settings
-from app.core.db import after_commit
+from app.core.db import after_commit, session_scope
 from app.core.errors import AppError, Conflict, NotFound, PayloadTooLarge
 from app.core.metrics import EVENTS_WRITTEN
 from app.core.pagination import PageRequest, cut, decode_cursor
@@ -34,7 +34,7 @@ from app.events.schemas import (
     UserOut,
     UserPage,
 )
-from app.models import AgentSession, Decision, Event, HypothesisRow, User
+from app.models import AgentSession, Event, User
 from app.models.enums import EventStatus
 
 
@@ -118,61 +118,24 @@ def _same_or_conflict(db: Session, existing: Event, body: EventCreate, text_hash
     return existing
 
 
-def wait_for_processing(db: Session, event_id: uuid.UUID, timeout_s: float) -> Event:
-    """Poll (in fresh transactions) until the event leaves `pending` or the wait runs out."""
+def wait_for_processing(event_id: uuid.UUID, timeout_s: float) -> Event:
+    """Poll, each time in a fresh session scope (so the worker's commit is visible), until
+    the event leaves `pending` or the wait runs out."""
     deadline = time.monotonic() + timeout_s
     delay = 0.01
     while True:
-        db.expire_all()
-        event = db.get(Event, event_id)
+        with session_scope() as db:
+            event = repository.event_by_id(db, event_id)
         if event is None:
             raise NotFound("event not found")
         if event.status != EventStatus.pending.value or time.monotonic() >= deadline:
             return event
-        db.commit()  # end the snapshot so the worker's commit becomes visible
         time.sleep(delay)
         delay = min(delay * 2, 0.2)
 
 
-def hypothesis_out(h: HypothesisRow) -> HypothesisOut:
-    return HypothesisOut(
-        id=h.id,
-        claim=h.claim,
-        subject=h.subject,
-        value=h.value,
-        direction=h.direction,
-        scope=h.scope,
-        timescale=h.timescale,
-        confidence=h.confidence,
-        provenance=h.provenance,
-    )
-
-
-def decision_out(d: Decision) -> DecisionOut:
-    return DecisionOut(
-        id=d.id,
-        hypothesis_id=d.hypothesis_id,
-        action=d.action,
-        proposed_action=d.proposed_action,
-        probabilities={
-            "retain": d.p_retain,
-            "add": d.p_add,
-            "scope": d.p_scope,
-            "revise": d.p_revise,
-            "quarantine": d.p_quarantine,
-            "clarify": d.p_clarify,
-        },
-        entropy=d.entropy,
-        authenticity=d.authenticity,
-        policy=d.policy_name,
-        policy_version=d.policy_version,
-        target_node_id=d.target_node_id,
-        reasons=d.reasons,
-    )
-
-
 def decisions_for(db: Session, event_id: uuid.UUID) -> list[DecisionOut]:
-    return [decision_out(d) for d in repository.decisions_of(db, event_id)]
+    return [DecisionOut.of(d) for d in repository.decisions_of(db, event_id)]
 
 
 def event_detail(db: Session, principal: Principal, event_id: uuid.UUID) -> EventDetail:
@@ -199,7 +162,7 @@ def event_detail(db: Session, principal: Principal, event_id: uuid.UUID) -> Even
         error_code=event.error_code,
         erased=event.erased_at is not None,
         trace_id=event.trace_id,
-        hypotheses=[hypothesis_out(h) for h in repository.hypotheses_of(db, event.id)],
+        hypotheses=[HypothesisOut.of(h) for h in repository.hypotheses_of(db, event.id)],
         decisions=decisions_for(db, event.id),
         node_changes=[
             NodeChangeOut(
@@ -231,24 +194,6 @@ def list_users(
     )
 
 
-def event_summary(event: Event, session_external_id: str) -> EventSummary:
-    return EventSummary(
-        id=event.id,
-        seq=event.seq,
-        session_id=session_external_id,
-        origin=event.origin,
-        text=event.text,
-        occurred_at=event.occurred_at,
-        received_at=event.received_at,
-        domain=event.domain,
-        tool_name=event.tool_name,
-        status=event.status,
-        error_code=event.error_code,
-        erased=event.erased_at is not None,
-        trace_id=event.trace_id,
-    )
-
-
 def list_events(
     db: Session,
     principal: Principal,
@@ -261,8 +206,8 @@ def list_events(
 ) -> EventPage:
     """One user's events in arrival order; `status`, `origin` and the session narrow them."""
     user = repository.find_user(db, principal.tenant_id, external_user_id)
-    if user is None:
-        raise NotFound("user not found")
+    if user is None:  # a read never creates the user it names
+        return EventPage(items=[], next_cursor=None)
     session_key = None
     if session_id is not None:
         session = repository.find_session(db, user, session_id)
@@ -276,7 +221,7 @@ def list_events(
         status=status, origin=origin, session_id=session_key,
     )
     sliced = cut(rows, page.limit, lambda row: (row[0].seq, row[0].id))
-    return EventPage(items=[event_summary(e, s) for e, s in sliced.rows],
+    return EventPage(items=[EventSummary.of(e, s) for e, s in sliced.rows],
                      next_cursor=sliced.next_cursor)
 
 

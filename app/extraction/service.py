@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import lru_cache
 
 from sqlalchemy.orm import Session
@@ -51,23 +52,41 @@ def extract(db: Session, extractor: Extractor, event: Event, asks: bool = False)
     held: frozenset[tuple[str, str]] = frozenset()
     if event.origin == Origin.user.value and reads_held(extractor):
         held = ledger_repository.held_claims(db, event.user_id)
-    text, passed_on = (split_voices(event.text) if event.origin == Origin.user.value
-                       else (event.text, ""))
+    return read_text(
+        extractor, event.text, Origin(event.origin), event.occurred_at, domain=event.domain,
+        tool_name=event.tool_name, held=held, asks=asks,
+    )
+
+
+def read_text(
+    extractor: Extractor,
+    text: str,
+    origin: Origin,
+    occurred_at: datetime,
+    *,
+    domain: str | None = None,
+    tool_name: str | None = None,
+    held: frozenset[tuple[str, str]] = frozenset(),
+    asks: bool = False,
+) -> Extraction:
+    """What the extractor reads of an event's text. In a user turn, a third party's passage
+    is read apart, and what it says becomes a shared file's claim, not the user's."""
+    own_text, passed_on = (split_voices(text) if origin == Origin.user else (text, ""))
 
     def read(part: str) -> Extraction:
         return extractor.extract(
             EventInput(
                 text=part,
-                origin=Origin(event.origin),
-                occurred_at=event.occurred_at,
-                domain=event.domain,
-                tool_name=event.tool_name,
+                origin=origin,
+                occurred_at=occurred_at,
+                domain=domain,
+                tool_name=tool_name,
                 held=held,
                 asks=asks,
             )
         )
 
-    own = read(text) if text else Extraction(
+    own = read(own_text) if own_text else Extraction(
         extractor=extractor.name, extractor_version=extractor.version,
         abstain_reason="no_own_words")
     if not passed_on:

@@ -6,18 +6,20 @@ import uuid
 from datetime import datetime
 
 import numpy as np
-from sqlalchemy import func, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
+from app.core.pagination import PageRequest, cut, decode_cursor
 from app.domain.claims import Hypothesis
 from app.domain.gate import AdmissionPolicy, GateDecision, GateInput
 from app.domain.relation import ClaimFields
 from app.domain.vocabulary import Action, Origin
+from app.events import repository as events_repository
+from app.gate import repository
 from app.gate.policies import related_node
+from app.gate.schemas import DecisionListItem, DecisionPage
 from app.ledger import repository as ledger_repository
-from app.ledger.service import decayed_confidence
-from app.models import Clarification, Decision, Event, GateState, HypothesisRow, Node
+from app.ledger.rules import decayed_confidence
+from app.models import Decision, Event, GateState, HypothesisRow, Node
 from app.models.base import utcnow
 
 
@@ -38,24 +40,13 @@ def lock_state(
 
 
 def _locked(db: Session, user_id: uuid.UUID) -> GateState | None:
-    return db.scalar(select(GateState).where(GateState.user_id == user_id).with_for_update())
+    return repository.locked_state(db, user_id)
 
 
 def _insert_state(
     db: Session, tenant_id: uuid.UUID, user_id: uuid.UUID, policy: AdmissionPolicy
 ) -> GateState:
-    db.execute(
-        pg_insert(GateState)
-        .values(
-            user_id=user_id,
-            tenant_id=tenant_id,
-            model_name=policy.name,
-            model_version=policy.version,
-            events_seen=0,
-            updated_at=utcnow(),
-        )
-        .on_conflict_do_nothing(index_elements=["user_id"])
-    )
+    repository.insert_state(db, tenant_id, user_id, policy.name, policy.version)
     state = _locked(db, user_id)
     assert state is not None
     return state
@@ -118,17 +109,8 @@ def may_ask(db: Session, event: Event) -> bool:
     """Fewer than QUESTION_BURST questions were asked at the user's previous
     QUESTION_BURST × 12 − 1 events (a deferred question counts where it is asked)."""
     window = QUESTION_BURST * QUESTION_EVERY_EVENTS
-    asked = db.scalar(
-        select(func.count())
-        .select_from(Clarification)
-        .join(Event, Event.id == Clarification.asked_event_id)
-        .where(
-            Clarification.user_id == event.user_id,
-            Event.seq > event.seq - window,
-            Event.seq < event.seq,
-        )
-    )
-    return (asked or 0) < QUESTION_BURST
+    asked = repository.questions_asked_between(db, event.user_id, event.seq - window, event.seq)
+    return asked < QUESTION_BURST
 
 
 def _seconds_since(previous: datetime | None, now: datetime) -> float | None:
@@ -173,3 +155,29 @@ def record_event(state: GateState, event: Event) -> None:
     state.last_session_id = event.session_id
     state.events_seen += 1
     state.updated_at = utcnow()
+
+
+def list_decisions(
+    db: Session,
+    tenant_id: uuid.UUID,
+    page: PageRequest,
+    *,
+    action: Action | None,
+    external_user_id: str | None,
+) -> DecisionPage:
+    """The tenant's gate decisions, newest first; `action` and the user narrow them."""
+    user_id = None
+    if external_user_id is not None:
+        user = events_repository.find_user(db, tenant_id, external_user_id)
+        if user is None:  # a read never creates the user it names
+            return DecisionPage(items=[], next_cursor=None)
+        user_id = user.id
+    rows = repository.list_decisions(
+        db, tenant_id, decode_cursor(page.cursor, datetime), page.limit,
+        action=action.value if action else None, user_id=user_id,
+    )
+    sliced = cut(rows, page.limit, lambda row: (row[0].created_at, row[0].id))
+    return DecisionPage(
+        items=[DecisionListItem.listed(d, external) for d, external in sliced.rows],
+        next_cursor=sliced.next_cursor,
+    )

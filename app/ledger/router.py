@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
 from typing import Literal
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -10,6 +9,7 @@ from sqlalchemy.orm import Session
 from app.core.auth import AgentPrincipal, Principal, ReaderPrincipal
 from app.core.db import get_db
 from app.core.errors import InvalidInput, NotFound, responses
+from app.core.inputs import Offset, SafeStr, Timestamp, UserIdPath
 from app.ledger import user_service
 from app.ledger.schemas import (
     ErasureReceipt,
@@ -25,19 +25,17 @@ events_router = APIRouter(prefix="/v1/users/{user_id}/events", tags=["memories"]
 
 @router.get("", response_model=NodePage, responses=responses(NotFound))
 def list_nodes(
-    user_id: str,
+    user_id: UserIdPath,
     state: Literal["active", "quarantined", "superseded", "evicted"] | None = None,
     layer: Literal["stable", "contextual", "transient"] | None = None,
-    scope: str | None = Query(None, max_length=64),
-    as_of: datetime | None = Query(None, description="Nodes held (active) at this time."),
+    scope: SafeStr | None = Query(None, max_length=64),
+    as_of: Timestamp | None = Query(None, description="Nodes held (active) at this time."),
     limit: int = Query(100, ge=1, le=500),
-    offset: int = Query(0, ge=0),
+    offset: Offset = 0,
     principal: Principal = ReaderPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> NodePage:
     """A user's memories in every state, filterable; `as_of` answers what was held at time T."""
-    if as_of is not None and as_of.utcoffset() is None:
-        raise InvalidInput("as_of must include a timezone")
     return user_service.list_nodes(
         db,
         principal,
@@ -53,22 +51,22 @@ def list_nodes(
 
 @router.get("/{node_id}", response_model=NodeOut, responses=responses(NotFound))
 def get_node(
-    user_id: str,
+    user_id: UserIdPath,
     node_id: uuid.UUID,
     principal: Principal = ReaderPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> NodeOut:
     return user_service.get_node(db, principal, user_id, node_id)
 
 
 @router.patch("/{node_id}", response_model=NodeOut, responses=responses(NotFound, InvalidInput))
 def correct_node(
-    user_id: str,
+    user_id: UserIdPath,
     node_id: uuid.UUID,
     patch: NodePatch,
     request: Request,
     principal: Principal = AgentPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> NodeOut:
     """The user corrects a memory (text, scope, layer) or confirms/rejects a quarantined one."""
     return user_service.correct_node(db, principal, user_id, node_id, patch, request.state.trace_id)
@@ -76,11 +74,11 @@ def correct_node(
 
 @router.delete("/{node_id}", response_model=ErasureReceipt, responses=responses(NotFound))
 def erase_node(
-    user_id: str,
+    user_id: UserIdPath,
     node_id: uuid.UUID,
     request: Request,
     principal: Principal = AgentPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> ErasureReceipt:
     """Erase a memory: its text and embedding, and the text of events that fed only it, are
     removed everywhere; ids and hashes stay for the audit trail."""
@@ -91,11 +89,11 @@ def erase_node(
     "/{event_id}", response_model=EventErasureReceipt, responses=responses(NotFound)
 )
 def erase_event(
-    user_id: str,
+    user_id: UserIdPath,
     event_id: uuid.UUID,
     request: Request,
     principal: Principal = AgentPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> EventErasureReceipt:
     """Erase an event the agent read — e.g. a message holding a contact detail, which no
     memory holds — with what was read from it and the memories only it fed; ids and hashes

@@ -6,7 +6,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.core.inputs import SafeStr
 from app.domain.vocabulary import Direction, Layer, NodeState, Origin, Timescale
+from app.ledger.rules import decayed_confidence
+from app.models import Node
+from app.models.base import utcnow
 
 
 class NodeOut(BaseModel):
@@ -33,6 +37,33 @@ class NodeOut(BaseModel):
     retrieval_count: int
     version: int
 
+    @classmethod
+    def of(cls, node: Node, at: datetime | None = None) -> NodeOut:
+        return cls(
+            id=node.id,
+            claim=node.claim,
+            subject=node.subject,
+            value=node.value,
+            direction=node.direction,
+            scope=node.scope,
+            timescale=node.timescale,
+            layer=node.layer,
+            state=node.state,
+            origin=node.origin,
+            c0=node.c0,
+            authenticity=node.authenticity,
+            confidence_now=round(decayed_confidence(node, at or utcnow()), 6),
+            last_corroborated_at=node.last_corroborated_at,
+            quarantined_at=node.quarantined_at,
+            valid_from=node.valid_from,
+            valid_to=node.valid_to,
+            recorded_at=node.recorded_at,
+            retired_at=node.retired_at,
+            influence=node.influence,
+            retrieval_count=node.retrieval_count,
+            version=node.version,
+        )
+
 
 class NodePage(BaseModel):
     nodes: list[NodeOut]
@@ -54,7 +85,7 @@ class NodePatch(BaseModel):
         },
     )
 
-    claim: str | None = Field(default=None, min_length=1, max_length=512)
+    claim: SafeStr | None = Field(default=None, min_length=1, max_length=512)
     direction: Literal["prefer", "avoid"] | None = None
     scope: str | None = Field(default=None, max_length=64, pattern=r"^[a-z0-9_\-]+$")
     layer: Literal["stable", "contextual", "transient"] | None = None

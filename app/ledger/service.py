@@ -7,13 +7,11 @@ so each event's changes land atomically or not at all.
 from __future__ import annotations
 
 import hashlib
-import math
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
+from functools import partial
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.domain.claims import GLOBAL_SCOPE, Hypothesis
@@ -28,69 +26,38 @@ from app.domain.vocabulary import (
     Action,
     ClarificationStatus,
     EdgeRelation,
-    Layer,
     NodeState,
     Origin,
-    Timescale,
 )
 from app.extraction.open_claims import is_open_subject
-from app.ledger import channel_guard, repository
+from app.ledger import channel_guard, repository, rules
 from app.ledger.constants import (
-    CORROBORATION_MIN_AUTHENTICITY,
-    CORROBORATION_MIN_COSINE,
-    CORROBORATION_MIN_ENTAILMENT,
     EDGE_MIN_PROBABILITY,
-    LAYER_DECAY_PER_DAY,
-    QUARANTINE_DECAY_PER_DAY,
-    QUARANTINE_RETENTION_FLOOR,
-    SECONDS_PER_DAY,
-    STABLE_OVERWRITE_EVENTS_ACROSS_SESSIONS,
-    STABLE_OVERWRITE_EVENTS_ONE_SESSION,
     STABLE_OVERWRITE_MIN_CONFIDENCE,
 )
-from app.models import Clarification, Decision, Event, HypothesisRow, Node, NodeLineage
+from app.models import Decision, Event, HypothesisRow, Node
 from app.models.base import utcnow
 from app.notifications import service as notifications
-
-# Δt after which a quarantined node's retention exp(−γq Δt) falls below φ (≈14.05 days).
-QUARANTINE_LIFETIME = timedelta(
-    days=math.log(1.0 / QUARANTINE_RETENTION_FLOOR) / QUARANTINE_DECAY_PER_DAY
-)
 
 
 def sha256(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def layer_for(scope: str, timescale: str, layered: bool) -> Layer:
-    if not layered:
-        return Layer.stable
-    if scope != GLOBAL_SCOPE:
-        return Layer.contextual
-    if timescale == Timescale.situational.value:
-        return Layer.transient
-    return Layer.stable
-
-
-def decayed_confidence(node: Node, at: datetime) -> float:
-    """c0 · σ(h) · exp(−γ_layer (t − t0)), t0 = last corroboration."""
-    days = max(0.0, (at - node.last_corroborated_at).total_seconds() / SECONDS_PER_DAY)
-    rate = LAYER_DECAY_PER_DAY[Layer(node.layer)]
-    return node.c0 * node.authenticity * math.exp(-rate * days)
-
-
-def quarantine_retention(node: Node, at: datetime) -> float:
-    """exp(−γq Δt) since quarantine: the normalized multiplier eviction is defined on."""
-    if node.quarantined_at is None:
-        return 1.0
-    days = max(0.0, (at - node.quarantined_at).total_seconds() / SECONDS_PER_DAY)
-    return math.exp(-QUARANTINE_DECAY_PER_DAY * days)
-
-
 @dataclass(slots=True)
 class LedgerChange:
     node_id: uuid.UUID
     change: str
+
+
+@dataclass(slots=True)
+class Question:
+    """The ledger holds `node` and asks that the user be asked about it: now (`pending`) or
+    once their question budget allows (`deferred`). The clarifications stage writes it."""
+
+    node: Node
+    status: ClarificationStatus
+    contradicted: list[Node]
 
 
 @dataclass(slots=True)
@@ -110,6 +77,8 @@ class ApplyContext:
     may_ask: bool = False
     # The tenant's trusted-source entry that covers the event's source (channel_guard).
     trusted_source: str | None = None
+    # Held, ask: the question the ledger asks for, if any (always its last step).
+    question: Question | None = None
 
     @property
     def at(self) -> datetime:
@@ -180,30 +149,21 @@ def _relation_of(ctx: ApplyContext, node_id: uuid.UUID) -> RelatedNode | None:
 
 
 def _corroborates(ctx: ApplyContext, node: Node) -> bool:
-    """Same scope, cosine ≥ 0.82, entailment ≥ 0.75, authenticity ≥ 0.70, not quarantined."""
-    related = _relation_of(ctx, node.id)
-    return (
-        related is not None
-        and node.scope == ctx.hypothesis.scope
-        and related.cosine >= CORROBORATION_MIN_COSINE
-        and related.relation.supports >= CORROBORATION_MIN_ENTAILMENT
-        and ctx.gate.authenticity >= CORROBORATION_MIN_AUTHENTICITY
-        and ctx.gate.action not in (Action.quarantine, Action.clarify)
-        # Only the user's own words (or a trusted source) lift a claim out of quarantine.
-        and (node.state != NodeState.quarantined.value or not ctx.needs_user_support)
+    return rules.corroborates(
+        node.scope,
+        node.state,
+        _relation_of(ctx, node.id),
+        ctx.hypothesis.scope,
+        ctx.gate.authenticity,
+        ctx.gate.action,
+        ctx.needs_user_support,
     )
 
 
 def _matching_quarantined(ctx: ApplyContext) -> Node | None:
     """A quarantined node holding the same claim in the same scope, if any."""
-    for related in ctx.related:
-        if (
-            related.state == NodeState.quarantined.value
-            and related.scope == ctx.hypothesis.scope
-            and related.relation.supports >= CORROBORATION_MIN_ENTAILMENT
-        ):
-            return ctx.nodes[related.node_id]
-    return None
+    twin = rules.quarantined_twin(ctx.related, ctx.hypothesis.scope)
+    return None if twin is None else ctx.nodes[twin]
 
 
 def _new_node(ctx: ApplyContext, state: NodeState) -> Node:
@@ -221,7 +181,7 @@ def _new_node(ctx: ApplyContext, state: NodeState) -> Node:
         scope=h.scope,
         timescale=h.timescale.value,
         embedding=ctx.embedding,
-        layer=layer_for(h.scope, h.timescale.value, ctx.policy.layered).value,
+        layer=rules.layer_for(h.scope, h.timescale.value, ctx.policy.layered).value,
         state=state.value,
         origin=h.provenance.value,
         c0=h.confidence,
@@ -286,11 +246,11 @@ def _write_or_promote(ctx: ApplyContext) -> Node:
 
 
 def _corroborate(ctx: ApplyContext, node: Node) -> None:
-    node.last_corroborated_at = max(node.last_corroborated_at, ctx.at)
+    held = rules.corroborate(node, ctx.at)
     repository.add_lineage(
         ctx.db, node.id, ctx.event.id, "corroborated", ctx.hypothesis_row.id, ctx.decision_row.id
     )
-    if node.state == NodeState.quarantined.value:
+    if held:
         promote(ctx.db, node, ctx.at, ctx.policy.layered, ctx.event.id, ctx.decision_row.id)
         ctx.changes.append(LedgerChange(node.id, "promoted"))
     else:
@@ -307,12 +267,10 @@ def promote(
     change: str = "promoted",
 ) -> None:
     """Quarantined (or retired, by a user's correction) → active, in the layer its scope implies."""
-    node.state = NodeState.active.value
-    node.layer = layer_for(node.scope, node.timescale, layered).value
+    rules.promote(node, at, layered)
     node.valid_from = at
     node.valid_to = None
     node.retired_at = None
-    node.last_corroborated_at = max(node.last_corroborated_at, at)
     node.version += 1
     repository.add_version(db, node, change, at, event_id, decision_id)
 
@@ -366,7 +324,7 @@ def retire(
     """Active or quarantined → superseded or evicted (kept, never retrievable)."""
     if node.state == NodeState.active.value:
         node.valid_to = at
-    node.state = state.value
+    rules.retire(node, state)
     node.retired_at = utcnow()
     node.version += 1
     repository.add_version(db, node, state.value, at, event_id, decision_id)
@@ -389,8 +347,11 @@ def _revise(ctx: ApplyContext) -> Action:
     if not targets:
         _write_or_promote(ctx)
         return Action.add
+    # The guard protects what the user has established (a stable node confirmed with the
+    # evidence it takes to overwrite one), not whatever was said once.
     guarded = ctx.policy.guard_stable and any(
-        t.layer == Layer.stable.value and _established(ctx, t) for t in targets
+        rules.guards_overwrite(t.layer, partial(_qualifying_sessions, ctx, t.id))
+        for t in targets
     )
     if guarded and not _stable_overwrite_allowed(ctx):
         # One sentence does not redefine a user: hold the claim until evidence repeats, or
@@ -439,14 +400,6 @@ def _hold_for_user(ctx: ApplyContext) -> Action:
     return Action.quarantine
 
 
-def enough_stable_evidence(sessions: Sequence[uuid.UUID | str]) -> bool:
-    """Two authenticated user events (confidence ≥ 0.80) across sessions, or three in one;
-    `sessions` holds the session of each qualifying event."""
-    return (
-        len(sessions) >= STABLE_OVERWRITE_EVENTS_ACROSS_SESSIONS and len(set(sessions)) >= 2
-    ) or len(sessions) >= STABLE_OVERWRITE_EVENTS_ONE_SESSION
-
-
 def _may_ask_about_guarded(ctx: ApplyContext) -> bool:
     """Whether a revision the stable-overwrite rule holds is asked about: by a policy that
     asks, for a claim from the user channel, or from an untrusted one when it is a taxonomy
@@ -459,88 +412,32 @@ def _may_ask_about_guarded(ctx: ApplyContext) -> bool:
     return ctx.event.origin == Origin.user.value or not is_open_subject(ctx.hypothesis.subject)
 
 
-def _established(ctx: ApplyContext, node: Node) -> bool:
-    """A stable node the user has confirmed with the evidence it takes to overwrite one.
-
-    The guard protects what the user has established, not whatever was said once: a
-    preference stated a single time is provisional, and the next authenticated statement may
-    revise it (the gate still judges that statement). Symmetric by design — one sentence
-    neither establishes a user's stable preference nor overturns an established one."""
-    return enough_stable_evidence(_qualifying_sessions(ctx.db, node.id, exclude=ctx.event.id))
-
-
 def _stable_overwrite_allowed(ctx: ApplyContext) -> bool:
     """This event and the held repeats of its claim are enough evidence to overwrite."""
-    evidence: list[uuid.UUID] = []  # session ids of qualifying events, this one included
-    if (
-        ctx.event.origin == Origin.user.value
-        and ctx.gate.authenticity >= STABLE_OVERWRITE_MIN_CONFIDENCE
-    ):
-        evidence.append(ctx.event.session_id)
     pending = _matching_quarantined(ctx)
-    if pending is not None:
-        evidence.extend(_qualifying_sessions(ctx.db, pending.id, exclude=ctx.event.id))
-    return enough_stable_evidence(evidence)
-
-
-def _qualifying_sessions(db: Session, node_id: uuid.UUID, exclude: uuid.UUID) -> list[uuid.UUID]:
-    """The session of each authenticated user event in the node's lineage (one query)."""
-    return list(
-        db.scalars(
-            select(Event.session_id)
-            .select_from(NodeLineage)
-            .join(Event, Event.id == NodeLineage.event_id)
-            .join(Decision, Decision.id == NodeLineage.decision_id)
-            .where(
-                NodeLineage.node_id == node_id,
-                NodeLineage.event_id != exclude,
-                Event.origin == Origin.user.value,
-                Decision.authenticity >= STABLE_OVERWRITE_MIN_CONFIDENCE,
-            )
-            .order_by(NodeLineage.created_at)
-        )
+    return rules.stable_overwrite_allowed(
+        ctx.event.session_id,
+        rules.qualifies_for_overwrite(ctx.event.origin, ctx.gate.authenticity),
+        [] if pending is None else _qualifying_sessions(ctx, pending.id),
     )
 
 
-# Where the claim in question came from, as the question names it.
-_SOURCE = {
-    Origin.user: "Your last message",
-    Origin.retrieved_document: "A document I retrieved",
-    Origin.tool_output: "A tool's output",
-    Origin.shared_file: "A file you shared",
-}
-
-
-def clarification_question(hypothesis: Hypothesis, contradicted: Sequence[Node]) -> str:
-    scope = (
-        ""
-        if hypothesis.scope == GLOBAL_SCOPE
-        else f" (only for {hypothesis.scope.replace('_', ' ')})"
-    )
-    if contradicted and contradicted[0].claim:
-        return (
-            f'I have noted "{contradicted[0].claim}". {_SOURCE[hypothesis.provenance]} '
-            f'suggests "{hypothesis.claim}"{scope}. Should I remember the new preference from '
-            "now on, only in this context, or ignore it?"
-        )
-    return (
-        f'Should I remember "{hypothesis.claim}"{scope} as your preference? '
-        "Answer yes, only in this context, or no."
+def _qualifying_sessions(ctx: ApplyContext, node_id: uuid.UUID) -> list[uuid.UUID]:
+    """The session of each authenticated user event in the node's lineage, this one aside."""
+    return repository.qualifying_sessions(
+        ctx.db, node_id, ctx.event.id, STABLE_OVERWRITE_MIN_CONFIDENCE
     )
 
 
 def _ask(ctx: ApplyContext, node: Node) -> None:
-    _add_question(ctx, node, ClarificationStatus.pending)
-    ctx.changes.append(LedgerChange(node.id, "clarification_asked"))
+    """Ask the user about the held claim now."""
+    ctx.question = Question(node, ClarificationStatus.pending, _contradicted(ctx))
 
 
 def _defer(ctx: ApplyContext, node: Node) -> None:
     """The gate would have asked but the user's question budget is spent: keep the question,
-    to be asked at a later event of theirs once the budget allows (app/gate/deferred.py).
-    One open question per held claim: a repeat of the claim adds no second one."""
-    if not _has_open_question(ctx, node):
-        _add_question(ctx, node, ClarificationStatus.deferred)
-        ctx.changes.append(LedgerChange(node.id, "clarification_deferred"))
+    to be asked at a later event of theirs once the budget allows."""
+    ctx.question = Question(node, ClarificationStatus.deferred, _contradicted(ctx))
 
 
 def _has_open_question(ctx: ApplyContext, node: Node) -> bool:
@@ -548,35 +445,13 @@ def _has_open_question(ctx: ApplyContext, node: Node) -> bool:
     return repository.open_question(ctx.db, node.id) is not None
 
 
-def _add_question(ctx: ApplyContext, node: Node, status: ClarificationStatus) -> None:
-    """A question about the held claim, asked now (pending) or kept for later (deferred)."""
-    contradicted = [
+def _contradicted(ctx: ApplyContext) -> list[Node]:
+    """The active claims the held one contradicts, as a question about it names them."""
+    return [
         ctx.nodes[r.node_id]
         for r in ctx.related
         if r.relation.contradicts >= EDGE_MIN_PROBABILITY and r.state == NodeState.active.value
     ]
-    asked = status == ClarificationStatus.pending
-    clarification_id = uuid.uuid4()
-    ctx.db.add(
-        Clarification(
-            id=clarification_id,
-            tenant_id=ctx.event.tenant_id,
-            user_id=ctx.event.user_id,
-            event_id=ctx.event.id,
-            decision_id=ctx.decision_row.id,
-            node_id=node.id,
-            question=clarification_question(ctx.hypothesis, contradicted),
-            status=status.value,
-            asked_event_id=ctx.event.id if asked else None,
-        )
-    )
-    if asked:
-        notifications.emit(
-            ctx.db, ctx.event.tenant_id, notifications.CLARIFICATION_ASKED,
-            {"clarification_id": str(clarification_id), "node_id": str(node.id),
-             "event_id": str(ctx.event.id)},
-            user_id=ctx.event.user_id, subject_id=clarification_id,
-        )
 
 
 def evict_expired_quarantine(
@@ -584,8 +459,8 @@ def evict_expired_quarantine(
 ) -> list[uuid.UUID]:
     """Evict quarantined nodes whose retention exp(−γq Δt) fell below φ by time `at`."""
     evicted: list[uuid.UUID] = []
-    for node in repository.expired_quarantine(db, user_id, at - QUARANTINE_LIFETIME):
-        if quarantine_retention(node, at) < QUARANTINE_RETENTION_FLOOR:
+    for node in repository.expired_quarantine(db, user_id, at - rules.QUARANTINE_LIFETIME):
+        if rules.evicts(node.state, node.quarantined_at, at):
             retire(db, node, NodeState.evicted, at)
             evicted.append(node.id)
     return evicted

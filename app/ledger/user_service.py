@@ -6,7 +6,6 @@ import hashlib
 import uuid
 from datetime import datetime
 
-from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from app.core import spans
@@ -14,7 +13,7 @@ from app.core.auth import Principal
 from app.core.embeddings import embed_one
 from app.core.errors import InvalidInput, NotFound
 from app.domain.extractor import EventInput
-from app.domain.vocabulary import ClarificationStatus, Direction, NodeState, Origin, Timescale
+from app.domain.vocabulary import Direction, NodeState, Origin, Timescale
 from app.events import repository as events_repository
 from app.extraction.deterministic import claim_text
 from app.extraction.service import get_extractor
@@ -27,8 +26,8 @@ from app.ledger.schemas import (
     NodePage,
     NodePatch,
 )
-from app.ledger.service import decayed_confidence, promote, retire, supersede_conflicting
-from app.models import Clarification, Event, HypothesisRow, Node, NodeLineage, NodeVersion, User
+from app.ledger.service import promote, retire, supersede_conflicting
+from app.models import Node, User
 from app.models.base import utcnow
 
 
@@ -40,41 +39,10 @@ def _user(db: Session, principal: Principal, external_id: str) -> User:
 
 
 def _node(db: Session, user: User, node_id: uuid.UUID) -> Node:
-    node = db.scalar(
-        select(Node).where(
-            Node.id == node_id, Node.user_id == user.id, Node.tenant_id == user.tenant_id
-        )
-    )
+    node = repository.user_node(db, user, node_id)
     if node is None or node.erased_at is not None:
         raise NotFound("node not found")
     return node
-
-
-def node_out(node: Node, at: datetime | None = None) -> NodeOut:
-    return NodeOut(
-        id=node.id,
-        claim=node.claim,
-        subject=node.subject,
-        value=node.value,
-        direction=node.direction,
-        scope=node.scope,
-        timescale=node.timescale,
-        layer=node.layer,
-        state=node.state,
-        origin=node.origin,
-        c0=node.c0,
-        authenticity=node.authenticity,
-        confidence_now=round(decayed_confidence(node, at or utcnow()), 6),
-        last_corroborated_at=node.last_corroborated_at,
-        quarantined_at=node.quarantined_at,
-        valid_from=node.valid_from,
-        valid_to=node.valid_to,
-        recorded_at=node.recorded_at,
-        retired_at=node.retired_at,
-        influence=node.influence,
-        retrieval_count=node.retrieval_count,
-        version=node.version,
-    )
 
 
 def list_nodes(
@@ -89,28 +57,20 @@ def list_nodes(
     limit: int,
     offset: int,
 ) -> NodePage:
-    user = _user(db, principal, external_user_id)
-    query = select(Node).where(Node.user_id == user.id, Node.erased_at.is_(None))
-    if as_of is not None:
-        # What was held (active) at event time `as_of`, as recorded by now.
-        query = query.where(
-            Node.valid_from <= as_of, (Node.valid_to.is_(None)) | (Node.valid_to > as_of)
-        )
-    elif state is not None:
-        query = query.where(Node.state == state)
-    if layer is not None:
-        query = query.where(Node.layer == layer)
-    if scope is not None:
-        query = query.where(Node.scope == scope)
-    total = db.scalar(select(func.count()).select_from(query.subquery())) or 0
-    nodes = db.scalars(query.order_by(Node.recorded_at, Node.id).limit(limit).offset(offset)).all()
-    return NodePage(nodes=[node_out(n) for n in nodes], total=total, limit=limit, offset=offset)
+    user = events_repository.find_user(db, principal.tenant_id, external_user_id)
+    if user is None:  # a read never creates the user it names
+        return NodePage(nodes=[], total=0, limit=limit, offset=offset)
+    total, nodes = repository.node_page(
+        db, user.id, state=state, layer=layer, scope=scope, as_of=as_of, limit=limit,
+        offset=offset,
+    )
+    return NodePage(nodes=[NodeOut.of(n) for n in nodes], total=total, limit=limit, offset=offset)
 
 
 def get_node(
     db: Session, principal: Principal, external_user_id: str, node_id: uuid.UUID
 ) -> NodeOut:
-    return node_out(_node(db, _user(db, principal, external_user_id), node_id))
+    return NodeOut.of(_node(db, _user(db, principal, external_user_id), node_id))
 
 
 def correct_node(
@@ -126,6 +86,7 @@ def correct_node(
     if patch.model_dump(exclude_none=True) == {}:
         raise InvalidInput("nothing to change")
     now = utcnow()
+    version_before = node.version
     recorder = spans.SpanRecorder(db, tenant_id=user.tenant_id, trace_id=trace_id, user_id=user.id)
     with recorder.span(
         spans.NODE_CHANGE, kind="server", attributes={"gen_ai.memory.record.id": str(node.id)}
@@ -155,14 +116,20 @@ def correct_node(
             edits.append("layer")
         if edits:
             node.version += 1
-            repository.add_version(db, node, "user_corrected", now)
+            # A correction through the API: the key's words, not the user's (check-call
+            # traces a value only a correction holds as `agent_correction`).
+            repository.add_version(db, node, "corrected", now)
             if "direction" in edits and node.state == NodeState.active.value:
                 # A corrected claim is a confirmed one: it replaces what it contradicts.
                 supersede_conflicting(db, node, now, None, None)
         changed.extend(edits)
         attrs["capture.node.changed"] = changed
+        attrs["capture.actor.key_id"] = str(principal.key_id)
+        attrs["capture.actor.role"] = principal.role.value
     db.flush()
-    return node_out(node)
+    # Every version this request wrote records who made it.
+    repository.record_actor(db, node.id, version_before, principal.key_id, principal.role.value)
+    return NodeOut.of(node)
 
 
 def _rewrite_claim(node: Node, claim: str) -> None:
@@ -197,18 +164,7 @@ def _turn(node: Node, direction: str) -> None:
 def _resolve_clarifications(db: Session, node: Node, answer: str) -> None:
     """The user settled the claim themselves: its open question is answered, and one not
     asked yet is withdrawn (never shown, so no copy of the claim is kept in it)."""
-    db.execute(
-        update(Clarification)
-        .where(Clarification.node_id == node.id,
-               Clarification.status == ClarificationStatus.pending.value)
-        .values(status=ClarificationStatus.answered.value, answer=answer, answered_at=utcnow())
-    )
-    db.execute(
-        update(Clarification)
-        .where(Clarification.node_id == node.id,
-               Clarification.status == ClarificationStatus.deferred.value)
-        .values(status=ClarificationStatus.withdrawn.value, question=None)
-    )
+    repository.settle_questions(db, node.id, answer, utcnow())
 
 
 def erase_node(
@@ -225,24 +181,10 @@ def erase_node(
         kind="server",
         attributes={"gen_ai.memory.record.id": str(node.id), "capture.node.change": "erased"},
     ) as attrs:
-        lineage = db.scalars(select(NodeLineage).where(NodeLineage.node_id == node.id)).all()
+        lineage = repository.lineage_of(db, node.id)
         event_ids = {row.event_id for row in lineage}
         # Events that also fed another node that still exists keep their text.
-        shared = (
-            set(
-                db.scalars(
-                    select(NodeLineage.event_id)
-                    .join(Node, Node.id == NodeLineage.node_id)
-                    .where(
-                        NodeLineage.event_id.in_(event_ids),
-                        NodeLineage.node_id != node.id,
-                        Node.erased_at.is_(None),
-                    )
-                ).all()
-            )
-            if event_ids
-            else set()
-        )
+        shared = repository.events_feeding_other_live_nodes(db, event_ids, node.id)
         only_this = event_ids - shared
         hypothesis_ids = {row.hypothesis_id for row in lineage if row.hypothesis_id}
         hypotheses = _erase_events(db, only_this, hypothesis_ids, now)
@@ -267,11 +209,7 @@ def erase_event(
     are removed from every table; a memory other events also fed keeps its claim. Ids,
     hashes and the decisions stay for the audit trail."""
     user = _user(db, principal, external_user_id)
-    event = db.scalar(
-        select(Event).where(
-            Event.id == event_id, Event.user_id == user.id, Event.tenant_id == user.tenant_id
-        )
-    )
+    event = repository.user_event(db, user, event_id)
     if event is None or event.erased_at is not None:
         raise NotFound("event not found")
     now = utcnow()
@@ -279,26 +217,10 @@ def erase_event(
     with recorder.span(
         spans.EVENT_ERASURE, kind="server", attributes={"capture.event.id": str(event.id)}
     ) as attrs:
-        fed = set(db.scalars(select(NodeLineage.node_id).where(NodeLineage.event_id == event.id)))
+        fed = repository.nodes_fed_by(db, event.id)
         # A node is this event's alone when no other unerased event is in its lineage.
-        others = (
-            set(
-                db.scalars(
-                    select(NodeLineage.node_id)
-                    .join(Event, Event.id == NodeLineage.event_id)
-                    .where(
-                        NodeLineage.node_id.in_(fed),
-                        NodeLineage.event_id != event.id,
-                        Event.erased_at.is_(None),
-                    )
-                )
-            )
-            if fed
-            else set()
-        )
-        nodes = db.scalars(
-            select(Node).where(Node.id.in_(fed - others), Node.erased_at.is_(None))
-        ).all()
+        others = repository.nodes_fed_by_other_live_events(db, fed, event.id)
+        nodes = repository.unerased_nodes(db, fed - others)
         for node in nodes:
             _erase_node_text(db, node, now)
         hypotheses = _erase_events(db, {event.id}, set(), now)
@@ -318,18 +240,10 @@ def _erase_events(
     hypotheses); returns how many hypotheses were cleared."""
     hypothesis_ids = set(hypothesis_ids)
     if event_ids:
-        db.execute(
-            update(Event)
-            .where(Event.id.in_(event_ids))
-            .values(text=None, source_uri=None, erased_at=now)
-        )
-        hypothesis_ids |= set(
-            db.scalars(select(HypothesisRow.id).where(HypothesisRow.event_id.in_(event_ids)))
-        )
+        repository.erase_event_text(db, event_ids, now)
+        hypothesis_ids |= repository.hypotheses_read_from(db, event_ids)
     if hypothesis_ids:
-        db.execute(
-            update(HypothesisRow).where(HypothesisRow.id.in_(hypothesis_ids)).values(claim=None)
-        )
+        repository.erase_hypothesis_claims(db, hypothesis_ids)
     return len(hypothesis_ids)
 
 
@@ -337,12 +251,7 @@ def _erase_node_text(db: Session, node: Node, now: datetime) -> None:
     """Retire the node (evicted) and clear its claim everywhere it is kept."""
     if node.state in (NodeState.active.value, NodeState.quarantined.value):
         retire(db, node, NodeState.evicted, now)
-    db.execute(update(NodeVersion).where(NodeVersion.node_id == node.id).values(claim=None))
-    db.execute(
-        update(Clarification)
-        .where(Clarification.node_id == node.id)
-        .values(question=None, status="erased")
-    )
+    repository.erase_node_copies(db, node.id)
     node.claim = None
     node.embedding = None
     node.erased_at = now

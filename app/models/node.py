@@ -84,6 +84,10 @@ class NodeVersion(Base):
     # Indexed: an event's view lists the ledger changes it caused.
     event_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("events.id"), index=True)
     decision_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("decisions.id"))
+    # Who made a change through the API (a correction): the key and its role. NULL for
+    # changes the pipeline made from an event.
+    actor_key_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("api_keys.id"))
+    actor_role: Mapped[str | None] = mapped_column(String(16))
     changed_at: Mapped[datetime]
     recorded_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -24,6 +24,8 @@ class Tenant(Base):
     trusted_sources: Mapped[list[str]] = mapped_column(
         ARRAY(String(256)), default=list, server_default="{}"
     )
+    # Requests per minute per API key of this tenant; NULL follows CAPTURE_RATE_LIMIT_PER_MINUTE.
+    rate_limit_per_minute: Mapped[int | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -28,12 +28,6 @@ from app.notifications.schemas import (
 MAX_ENDPOINTS = 20
 
 
-def _out(e: WebhookEndpoint) -> WebhookOut:
-    return WebhookOut(id=e.id, url=e.url, event_types=cast(list[EventType], e.event_types),
-                      include_memory_text=e.include_memory_text, description=e.description,
-                      created_at=e.created_at)
-
-
 def create(db: Session, tenant_id: uuid.UUID, body: WebhookCreate) -> WebhookCreated:
     if get_settings().environment == "production" and not body.url.startswith("https://"):
         raise InvalidInput("webhook URLs must use https in production")
@@ -46,11 +40,11 @@ def create(db: Session, tenant_id: uuid.UUID, body: WebhookCreate) -> WebhookCre
     )
     db.add(endpoint)
     db.flush()
-    return WebhookCreated(**_out(endpoint).model_dump(), secret=endpoint.secret)
+    return WebhookCreated(**WebhookOut.of(endpoint).model_dump(), secret=endpoint.secret)
 
 
 def list_enabled(db: Session, tenant_id: uuid.UUID) -> list[WebhookOut]:
-    return [_out(e) for e in repository.endpoints(db, tenant_id)]
+    return [WebhookOut.of(e) for e in repository.endpoints(db, tenant_id)]
 
 
 def disable(db: Session, tenant_id: uuid.UUID, webhook_id: uuid.UUID) -> None:

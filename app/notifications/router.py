@@ -1,3 +1,5 @@
+"""Webhook endpoints (admin keys) and their deliveries (auditors)."""
+
 from __future__ import annotations
 
 import uuid
@@ -19,7 +21,9 @@ router = APIRouter(prefix="/v1/webhooks", tags=["webhooks"])
 @router.post("", status_code=201, response_model=WebhookCreated,
              responses=responses(Conflict, InvalidInput), operation_id="create_webhook")
 def create_webhook(
-    body: WebhookCreate, principal: Principal = AdminPrincipal, db: Session = Depends(get_db)
+    body: WebhookCreate,
+    principal: Principal = AdminPrincipal,
+    db: Session = Depends(get_db, scope="function"),
 ) -> WebhookCreated:
     """Register an endpoint for the tenant's notifications. The response holds the signing
     secret, shown once (docs/operations.md shows how to verify a delivery)."""
@@ -28,7 +32,8 @@ def create_webhook(
 
 @router.get("", response_model=list[WebhookOut], operation_id="list_webhooks")
 def list_webhooks(
-    principal: Principal = AdminPrincipal, db: Session = Depends(get_db)
+    principal: Principal = AdminPrincipal,
+    db: Session = Depends(get_db, scope="function"),
 ) -> list[WebhookOut]:
     """The tenant's enabled endpoints (at most 20; never their secrets)."""
     return endpoints.list_enabled(db, principal.tenant_id)
@@ -37,7 +42,9 @@ def list_webhooks(
 @router.delete("/{webhook_id}", status_code=204, responses=responses(NotFound),
                operation_id="delete_webhook")
 def delete_webhook(
-    webhook_id: uuid.UUID, principal: Principal = AdminPrincipal, db: Session = Depends(get_db)
+    webhook_id: uuid.UUID,
+    principal: Principal = AdminPrincipal,
+    db: Session = Depends(get_db, scope="function"),
 ) -> Response:
     """Stop sending to the endpoint; its pending deliveries fail as `endpoint_disabled`."""
     endpoints.disable(db, principal.tenant_id, webhook_id)
@@ -51,7 +58,7 @@ def list_deliveries(
     status: Literal["pending", "delivered", "failed"] | None = None,
     page: PageRequest = Depends(page_request),
     principal: Principal = AuditorPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> DeliveryPage:
     """The endpoint's deliveries, newest first, each with its attempts."""
     return endpoints.deliveries(db, principal.tenant_id, webhook_id, page, status)

@@ -2,9 +2,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Literal
+from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from app.core.inputs import SafeStr
+from app.models import WebhookEndpoint
 
 EventType = Literal[
     "clarification.asked",
@@ -27,14 +30,14 @@ class WebhookCreate(BaseModel):
         },
     )
 
-    url: str = Field(max_length=2048, pattern=r"^https?://[^\s]+$")
+    url: SafeStr = Field(max_length=2048, pattern=r"^https?://[^\s]+$")
     event_types: list[EventType] = Field(min_length=1, max_length=6)
     include_memory_text: bool = Field(
         default=False,
         description="Add the claim or question text to clarification.asked and "
         "memory.quarantined notifications (off: ids and codes only).",
     )
-    description: str | None = Field(default=None, max_length=256)
+    description: SafeStr | None = Field(default=None, max_length=256)
 
 
 class WebhookOut(BaseModel):
@@ -44,6 +47,12 @@ class WebhookOut(BaseModel):
     include_memory_text: bool
     description: str | None
     created_at: datetime
+
+    @classmethod
+    def of(cls, e: WebhookEndpoint) -> WebhookOut:
+        return cls(id=e.id, url=e.url, event_types=cast(list[EventType], e.event_types),
+                   include_memory_text=e.include_memory_text, description=e.description,
+                   created_at=e.created_at)
 
 
 class WebhookCreated(WebhookOut):

@@ -34,6 +34,9 @@ class VersionOut(BaseModel):
     changed_at: datetime
     event_id: uuid.UUID | None
     decision_id: uuid.UUID | None
+    # A change made through the API (a correction): the key and its role.
+    actor_key_id: uuid.UUID | None = None
+    actor_role: str | None = None
 
 
 class EdgeOut(BaseModel):

@@ -6,29 +6,16 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.audit import service as audit_service
 from app.core.auth import Principal
 from app.core.errors import NotFound
 from app.events import repository as events_repository
-from app.events.service import decision_out, hypothesis_out
-from app.ledger.user_service import node_out
-from app.models import (
-    AgentSession,
-    Decision,
-    Edge,
-    Event,
-    HypothesisRow,
-    Node,
-    NodeLineage,
-    NodeVersion,
-    Retrieval,
-    RetrievalResult,
-    SpanRow,
-    ToolCheck,
-)
+from app.events.schemas import DecisionOut, HypothesisOut
+from app.ledger.schemas import NodeOut
+from app.models import Event, Retrieval, ToolCheck
+from app.provenance import repository
 from app.provenance.schemas import (
     EdgeOut,
     GraphEdge,
@@ -45,45 +32,22 @@ from app.provenance.schemas import (
 
 
 def node_lineage(db: Session, principal: Principal, node_id: uuid.UUID) -> NodeLineageOut:
-    node = db.scalar(select(Node).where(Node.id == node_id, Node.tenant_id == principal.tenant_id))
+    node = repository.tenant_node(db, principal.tenant_id, node_id)
     if node is None:
         raise NotFound("node not found")
-    lineage = db.scalars(
-        select(NodeLineage).where(NodeLineage.node_id == node.id).order_by(NodeLineage.created_at)
-    ).all()
-    events = {
-        e.id: e
-        for e in db.scalars(select(Event).where(Event.id.in_([row.event_id for row in lineage])))
-    }
-    sessions = _session_names(db, [e.session_id for e in events.values()])
+    lineage = repository.lineage_of(db, node.id)
+    events = repository.events_by_id(db, [row.event_id for row in lineage])
+    sessions = repository.session_names(db, [e.session_id for e in events.values()])
     hypothesis_ids = [row.hypothesis_id for row in lineage if row.hypothesis_id]
     decision_ids = [row.decision_id for row in lineage if row.decision_id]
-    versions = db.scalars(
-        select(NodeVersion)
-        .where(NodeVersion.node_id == node.id)
-        .order_by(NodeVersion.version, NodeVersion.recorded_at)
-    ).all()
+    versions = repository.versions_of(db, node.id)
     decision_ids += [v.decision_id for v in versions if v.decision_id]
-    edges = db.scalars(
-        select(Edge).where((Edge.src_node_id == node.id) | (Edge.dst_node_id == node.id))
-    ).all()
-    hits = db.execute(
-        select(RetrievalResult, Retrieval)
-        .join(Retrieval, Retrieval.id == RetrievalResult.retrieval_id)
-        .where(RetrievalResult.node_id == node.id)
-        .order_by(Retrieval.created_at)
-    ).all()
-    hit_sessions = _session_names(db, [r.session_id for _, r in hits])
-    checks = db.scalars(
-        select(ToolCheck)
-        .where(
-            ToolCheck.tenant_id == principal.tenant_id,
-            ToolCheck.evidence_node_ids.contains([str(node.id)]),
-        )
-        .order_by(ToolCheck.created_at)
-    ).all()
+    edges = repository.edges_of(db, node.id)
+    hits = repository.retrieval_hits(db, node.id)
+    hit_sessions = repository.session_names(db, [r.session_id for _, r in hits])
+    checks = repository.checks_citing(db, principal.tenant_id, node.id)
     return NodeLineageOut(
-        node=node_out(node),
+        node=NodeOut.of(node),
         events=[
             LineageEvent(
                 event_id=row.event_id,
@@ -99,18 +63,8 @@ def node_lineage(db: Session, principal: Principal, node_id: uuid.UUID) -> NodeL
             )
             for row in lineage
         ],
-        hypotheses=[
-            hypothesis_out(h)
-            for h in db.scalars(select(HypothesisRow).where(HypothesisRow.id.in_(hypothesis_ids)))
-        ],
-        decisions=[
-            decision_out(d)
-            for d in db.scalars(
-                select(Decision)
-                .where(Decision.id.in_(set(decision_ids)))
-                .order_by(Decision.created_at)
-            )
-        ],
+        hypotheses=[HypothesisOut.of(h) for h in repository.hypotheses_by_id(db, hypothesis_ids)],
+        decisions=[DecisionOut.of(d) for d in repository.decisions_by_id(db, decision_ids)],
         versions=[
             VersionOut(
                 version=v.version,
@@ -122,6 +76,8 @@ def node_lineage(db: Session, principal: Principal, node_id: uuid.UUID) -> NodeL
                 changed_at=v.changed_at,
                 event_id=v.event_id,
                 decision_id=v.decision_id,
+                actor_key_id=v.actor_key_id,
+                actor_role=v.actor_role,
             )
             for v in versions
         ],
@@ -161,15 +117,6 @@ def node_lineage(db: Session, principal: Principal, node_id: uuid.UUID) -> NodeL
     )
 
 
-def _session_names(db: Session, ids: list[uuid.UUID]) -> dict[uuid.UUID, str]:
-    if not ids:
-        return {}
-    rows = db.execute(
-        select(AgentSession.id, AgentSession.external_id).where(AgentSession.id.in_(set(ids)))
-    ).all()
-    return {row[0]: row[1] for row in rows}
-
-
 def session_graph(
     db: Session, principal: Principal, external_user_id: str, external_session_id: str
 ) -> SessionGraph:
@@ -182,20 +129,10 @@ def session_graph(
     vertices: dict[str, GraphVertex] = {}
     edges: list[GraphEdge] = []
 
-    events = db.scalars(
-        select(Event).where(Event.session_id == session.id).order_by(Event.seq)
-    ).all()
+    events = repository.session_events(db, session.id)
     for e in events:
         vertices[f"event:{e.id}"] = _event_vertex(e, "observed", {})
-    decisions = (
-        db.scalars(
-            select(Decision)
-            .where(Decision.event_id.in_([e.id for e in events]))
-            .order_by(Decision.created_at)
-        ).all()
-        if events
-        else []
-    )
+    decisions = repository.decisions_on(db, [e.id for e in events]) if events else []
     for d in decisions:
         vid = f"decision:{d.id}"
         vertices[vid] = GraphVertex(
@@ -210,9 +147,7 @@ def session_graph(
             GraphEdge(src=f"event:{d.event_id}", dst=vid, relation="decided_on", verified=True)
         )
     if decisions:
-        for v in db.scalars(
-            select(NodeVersion).where(NodeVersion.decision_id.in_([d.id for d in decisions]))
-        ):
+        for v in repository.versions_by_decision(db, [d.id for d in decisions]):
             _memory_vertex(vertices, v.node_id, "observed")
             edges.append(
                 GraphEdge(
@@ -223,9 +158,7 @@ def session_graph(
                 )
             )
 
-    retrievals = db.scalars(
-        select(Retrieval).where(Retrieval.session_id == session.id).order_by(Retrieval.created_at)
-    ).all()
+    retrievals = repository.session_retrievals(db, session.id)
     for r in retrievals:
         vid = f"retrieval:{r.id}"
         vertices[vid] = GraphVertex(
@@ -237,11 +170,7 @@ def session_graph(
             attributes={"mode": r.mode, "k": r.k},
         )
     if retrievals:
-        for res in db.scalars(
-            select(RetrievalResult).where(
-                RetrievalResult.retrieval_id.in_([r.id for r in retrievals])
-            )
-        ):
+        for res in repository.results_of(db, [r.id for r in retrievals]):
             _memory_vertex(vertices, res.node_id, "cross_session")
             edges.append(
                 GraphEdge(
@@ -252,9 +181,7 @@ def session_graph(
                 )
             )
 
-    checks = db.scalars(
-        select(ToolCheck).where(ToolCheck.session_id == session.id).order_by(ToolCheck.created_at)
-    ).all()
+    checks = repository.session_checks(db, session.id)
     _cross_session_events(db, session.id, checks, vertices)
     for c in checks:
         _action(c, retrievals, vertices, edges)
@@ -283,10 +210,8 @@ def _cross_session_events(
     }
     if not ids:
         return
-    events = db.scalars(
-        select(Event).where(Event.id.in_(ids), Event.session_id != session_id)
-    ).all()
-    names = _session_names(db, [e.session_id for e in events])
+    events = repository.events_outside(db, ids, session_id)
+    names = repository.session_names(db, [e.session_id for e in events])
     for e in events:
         vertices[f"event:{e.id}"] = _event_vertex(
             e,
@@ -418,11 +343,7 @@ def _memory_vertex(
 
 
 def trace(db: Session, principal: Principal, trace_id: str) -> TraceOut:
-    rows = db.scalars(
-        select(SpanRow)
-        .where(SpanRow.trace_id == trace_id, SpanRow.tenant_id == principal.tenant_id)
-        .order_by(SpanRow.started_at)
-    ).all()
+    rows = repository.trace_spans(db, principal.tenant_id, trace_id)
     if not rows:
         raise NotFound("trace not found")
     return TraceOut(

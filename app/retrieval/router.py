@@ -17,7 +17,7 @@ def retrieve(
     body: RetrieveRequest,
     request: Request,
     principal: Principal = AgentPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> RetrieveResponse:
     """Active memories only, scored 0.55 similarity + 0.20 decayed confidence + 0.15 scope
     match + 0.10 influence prior, with each component. Every call is recorded."""

@@ -7,8 +7,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.core.config import get_settings
+from app.core.inputs import EXTERNAL_ID, SafeStr, Timestamp
 from app.domain.vocabulary import Direction, Layer, Origin
-from app.events.schemas import EXTERNAL_ID, check_text_size
+from app.events.schemas import check_text_size
 
 
 class RetrieveRequest(BaseModel):
@@ -29,7 +30,7 @@ class RetrieveRequest(BaseModel):
 
     user_id: str = Field(pattern=EXTERNAL_ID)
     session_id: str = Field(pattern=EXTERNAL_ID)
-    query: str = Field(min_length=1)
+    query: SafeStr = Field(min_length=1)
     domain: str | None = Field(default=None, max_length=64, pattern=r"^[a-z0-9_\-]+$")
     k: int = Field(default=12, ge=1, le=50)
     mode: Literal["tool", "context"] = Field(
@@ -37,7 +38,7 @@ class RetrieveRequest(BaseModel):
         description="`tool`: an agent's memory-search tool call; `context`: the framework's "
         "context assembly. Both are recorded, so no retrieval is implicit.",
     )
-    at: datetime | None = Field(
+    at: Timestamp | None = Field(
         default=None, description="Score decay at this time (default: now). Must have a timezone."
     )
 
@@ -45,13 +46,6 @@ class RetrieveRequest(BaseModel):
     @classmethod
     def _query_size(cls, value: str) -> str:
         return check_text_size(value, get_settings().max_query_bytes, "query")
-
-    @field_validator("at")
-    @classmethod
-    def _aware(cls, value: datetime | None) -> datetime | None:
-        if value is not None and value.utcoffset() is None:
-            raise ValueError("at must include a timezone")
-        return value
 
 
 class ScoreComponents(BaseModel):
@@ -76,7 +70,10 @@ class RetrievedMemory(BaseModel):
 
 
 class RetrieveResponse(BaseModel):
-    retrieval_id: uuid.UUID
+    retrieval_id: uuid.UUID | None = Field(
+        description="The recorded retrieval; null when nothing was recorded (a user the "
+        "tenant never wrote an event for, or a new session where nothing was returned)."
+    )
     trace_id: str
     mode: Literal["tool", "context"]
     memories: list[RetrievedMemory]

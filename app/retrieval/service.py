@@ -13,7 +13,7 @@ from app.core.embeddings import embed_one
 from app.core.metrics import RETRIEVAL_SECONDS
 from app.events import repository as events_repository
 from app.ledger import repository as ledger_repository
-from app.ledger.service import decayed_confidence
+from app.ledger.rules import decayed_confidence
 from app.models import Retrieval, RetrievalResult
 from app.models.base import utcnow
 from app.retrieval import repository
@@ -34,21 +34,31 @@ def retrieve(
     db: Session, principal: Principal, body: RetrieveRequest, trace_id: str
 ) -> RetrieveResponse:
     t0 = time.perf_counter()
-    user = events_repository.get_or_create_user(db, principal.tenant_id, body.user_id)
-    session = events_repository.get_or_create_session(db, user, body.session_id)
+    # A read never creates the user it names: an unknown user has no memories to return.
+    user = events_repository.find_user(db, principal.tenant_id, body.user_id)
+    if user is None:
+        return RetrieveResponse(retrieval_id=None, trace_id=trace_id, mode=body.mode,
+                                memories=[])
+    query_vector = embed_one(body.query)
+    pool = repository.candidates(
+        db,
+        principal.tenant_id,
+        user.id,
+        query_vector,
+        max(MIN_CANDIDATES, CANDIDATE_FACTOR * body.k),
+    )
+    session = events_repository.find_session(db, user, body.session_id)
+    if session is None:
+        if not pool:  # nothing returned into a session never seen: nothing to record
+            return RetrieveResponse(retrieval_id=None, trace_id=trace_id, mode=body.mode,
+                                    memories=[])
+        # Memories returned into a new session are provenance for its later tool calls.
+        session = events_repository.get_or_create_session(db, user, body.session_id)
     at = body.at or utcnow()
     recorder = spans.SpanRecorder(
         db, tenant_id=principal.tenant_id, trace_id=trace_id, user_id=user.id, session_id=session.id
     )
     with recorder.span(spans.SEARCH_MEMORY, kind="server") as attrs:
-        query_vector = embed_one(body.query)
-        pool = repository.candidates(
-            db,
-            principal.tenant_id,
-            user.id,
-            query_vector,
-            max(MIN_CANDIDATES, CANDIDATE_FACTOR * body.k),
-        )
         scored = []
         for node, similarity in pool:
             s = Scored(

@@ -23,7 +23,7 @@ def select(
     body: SelectRequest,
     request: Request,
     principal: Principal = AgentPrincipal,
-    db: Session = Depends(get_db),
+    db: Session = Depends(get_db, scope="function"),
 ) -> SelectResponse:
     """Best of N candidates maximizing w_p·r_p − w_s·r_s subject to r_s ≤ τ_safe, with a
     refusal naming the harm when every candidate violates the bound. Memories are read by a

@@ -5,8 +5,9 @@ import uuid
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.core.config import get_settings
+from app.core.inputs import EXTERNAL_ID, SafeStr
 from app.domain.vocabulary import Direction
-from app.events.schemas import EXTERNAL_ID, check_text_size
+from app.events.schemas import check_text_size
 
 MAX_CANDIDATES = 16
 
@@ -33,8 +34,8 @@ class SelectRequest(BaseModel):
 
     user_id: str = Field(pattern=EXTERNAL_ID)
     session_id: str = Field(pattern=EXTERNAL_ID)
-    prompt: str = Field(min_length=1, description="The user's turn the candidates answer.")
-    candidates: list[str] = Field(
+    prompt: SafeStr = Field(min_length=1, description="The user's turn the candidates answer.")
+    candidates: list[SafeStr] = Field(
         min_length=1, max_length=MAX_CANDIDATES,
         description=f"1 to {MAX_CANDIDATES} candidate responses (paper: N = 8).")
 

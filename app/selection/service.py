@@ -46,15 +46,17 @@ def select(db: Session, principal: Principal, body: SelectRequest,
            trace_id: str) -> SelectResponse:
     settings = get_settings()
     config = SelectorConfig.from_settings(settings)  # never from the request or the ledger
+    # A selection is recorded, with its retrieval, under the user and session it names.
+    user = events_repository.get_or_create_user(db, principal.tenant_id, body.user_id)
+    session = events_repository.get_or_create_session(db, user, body.session_id)
     retrieved = retrieval_service.retrieve(
         db, principal,
         RetrieveRequest(user_id=body.user_id, session_id=body.session_id, query=body.prompt,
                         mode="context"),
         trace_id,
     )
+    assert retrieved.retrieval_id is not None  # the session exists, so it was recorded
     utility, safety = get_utility(), get_safety_scorer()
-    user = events_repository.get_or_create_user(db, principal.tenant_id, body.user_id)
-    session = events_repository.get_or_create_session(db, user, body.session_id)
     recorder = spans.SpanRecorder(db, tenant_id=principal.tenant_id, trace_id=retrieved.trace_id,
                                   user_id=user.id, session_id=session.id)
     with recorder.span(spans.SELECT_RESPONSE, kind="server") as attrs:

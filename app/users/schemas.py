@@ -7,8 +7,19 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.checkcall.schemas import ToolCheckOut
+from app.domain.vocabulary import (
+    ClarificationStatus,
+    Direction,
+    EdgeRelation,
+    Layer,
+    NodeState,
+    Origin,
+    Timescale,
+)
 from app.events.schemas import EventSummary
 from app.gate.schemas import DecisionListItem
+from app.models import UserErasure
+from app.models.enums import ErasureStatus
 
 
 class ExportSession(BaseModel):
@@ -23,11 +34,11 @@ class ExportHypothesis(BaseModel):
     claim: str | None
     subject: str
     value: str | None
-    direction: str
+    direction: Direction
     scope: str
-    timescale: str
+    timescale: Timescale
     confidence: float
-    provenance: str
+    provenance: Origin
     extractor: str
     created_at: datetime
 
@@ -35,12 +46,15 @@ class ExportHypothesis(BaseModel):
 class ExportVersion(BaseModel):
     version: int
     claim: str | None
-    layer: str
-    state: str
+    layer: Layer
+    state: NodeState
     scope: str
     change: str
     event_id: uuid.UUID | None
     decision_id: uuid.UUID | None
+    actor_key_id: uuid.UUID | None = Field(
+        description="The API key that made a correction; null for changes from an event.")
+    actor_role: str | None
     changed_at: datetime
 
 
@@ -56,12 +70,12 @@ class ExportMemory(BaseModel):
     claim: str | None
     subject: str
     value: str | None
-    direction: str
+    direction: Direction
     scope: str
-    timescale: str
-    layer: str
-    state: str
-    origin: str
+    timescale: Timescale
+    layer: Layer
+    state: NodeState
+    origin: Origin
     valid_from: datetime | None
     valid_to: datetime | None
     recorded_at: datetime
@@ -74,7 +88,7 @@ class ExportMemory(BaseModel):
 class ExportEdge(BaseModel):
     src_node_id: uuid.UUID
     dst_node_id: uuid.UUID
-    relation: str
+    relation: EdgeRelation
     probability: float
 
 
@@ -83,7 +97,7 @@ class ExportQuestion(BaseModel):
     node_id: uuid.UUID
     event_id: uuid.UUID
     question: str | None
-    status: str
+    status: ClarificationStatus
     answer: str | None
     created_at: datetime
     answered_at: datetime | None
@@ -129,12 +143,18 @@ class ErasureOut(BaseModel):
     """A user erasure and, once done, its receipt: the rows deleted per table."""
 
     id: uuid.UUID
-    status: str = Field(description="pending | done | failed")
+    status: ErasureStatus
     user_ref_sha256: str = Field(description="SHA-256 of the erased user's id.")
     requested_at: datetime
     completed_at: datetime | None
     counts: dict[str, int]
     error_code: str | None
+
+    @classmethod
+    def of(cls, e: UserErasure) -> ErasureOut:
+        return cls(id=e.id, status=e.status, user_ref_sha256=e.user_ref_sha256,
+                   requested_at=e.requested_at, completed_at=e.completed_at, counts=e.counts,
+                   error_code=e.error_code)
 
 
 class ErasurePage(BaseModel):

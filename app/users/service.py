@@ -17,7 +17,7 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from app import registry
-from app.checkcall.service import tool_check_out
+from app.checkcall.schemas import ToolCheckOut
 from app.core import spans
 from app.core.auth import Principal
 from app.core.config import get_settings
@@ -25,7 +25,7 @@ from app.core.db import after_commit, session_scope
 from app.core.errors import NotFound
 from app.core.pagination import PageRequest, cut, decode_cursor
 from app.events import repository as events_repository
-from app.events.service import decision_out, event_summary
+from app.events.schemas import EventSummary
 from app.gate.schemas import DecisionListItem
 from app.models import UserErasure
 from app.models.base import utcnow
@@ -75,7 +75,7 @@ def export(db: Session, principal: Principal, external_id: str) -> UserExport:
         exported_at=utcnow(),
         sessions=[ExportSession(session_id=s.external_id, started_at=s.started_at,
                                 last_event_at=s.last_event_at) for s in sessions],
-        events=[event_summary(e, session_names.get(e.session_id, ""))
+        events=[EventSummary.of(e, session_names.get(e.session_id, ""))
                 for e in repository.events(db, user.id)],
         hypotheses=[
             ExportHypothesis(
@@ -87,8 +87,7 @@ def export(db: Session, principal: Principal, external_id: str) -> UserExport:
             for h in repository.hypotheses(db, user.id)
         ],
         decisions=[
-            DecisionListItem(**decision_out(d).model_dump(), user_id=user.external_id,
-                             event_id=d.event_id, created_at=d.created_at)
+            DecisionListItem.listed(d, user.external_id)
             for d in repository.decisions(db, user.id)
         ],
         memories=[
@@ -102,6 +101,7 @@ def export(db: Session, principal: Principal, external_id: str) -> UserExport:
                     ExportVersion(version=v.version, claim=v.claim, layer=v.layer,
                                   state=v.state, scope=v.scope, change=v.change,
                                   event_id=v.event_id, decision_id=v.decision_id,
+                                  actor_key_id=v.actor_key_id, actor_role=v.actor_role,
                                   changed_at=v.changed_at)
                     for v in versions if v.node_id == n.id
                 ],
@@ -131,7 +131,7 @@ def export(db: Session, principal: Principal, external_id: str) -> UserExport:
             )
             for r in retrievals
         ],
-        tool_checks=[tool_check_out(c, user.external_id)
+        tool_checks=[ToolCheckOut.of(c, user.external_id)
                      for c in repository.tool_checks(db, user.id)],
         audits=[
             ExportAudit(id=a.id, status=a.status, decoder=a.decoder,
@@ -140,12 +140,6 @@ def export(db: Session, principal: Principal, external_id: str) -> UserExport:
             for a in repository.audits(db, user.id)
         ],
     )
-
-
-def erasure_out(e: UserErasure) -> ErasureOut:
-    return ErasureOut(id=e.id, status=e.status, user_ref_sha256=e.user_ref_sha256,
-                      requested_at=e.requested_at, completed_at=e.completed_at,
-                      counts=e.counts, error_code=e.error_code)
 
 
 def request_erasure(
@@ -158,7 +152,7 @@ def request_erasure(
         raise NotFound("user not found")
     pending = repository.pending_erasure(db, user.id)
     if pending is not None:
-        return erasure_out(pending)
+        return ErasureOut.of(pending)
     job = UserErasure(id=uuid.uuid4(), tenant_id=principal.tenant_id, user_id=user.id,
                       user_ref_sha256=user_ref(external_id),
                       status=ErasureStatus.pending.value, counts={}, trace_id=trace_id,
@@ -167,7 +161,7 @@ def request_erasure(
     db.flush()
     job_id = job.id
     after_commit(db, lambda: enqueue_erasure(job_id))
-    return erasure_out(job)
+    return ErasureOut.of(job)
 
 
 def enqueue_erasure(erasure_id: uuid.UUID) -> None:
@@ -222,12 +216,12 @@ def get_erasure(db: Session, principal: Principal, erasure_id: uuid.UUID) -> Era
     job = repository.erasure(db, principal.tenant_id, erasure_id)
     if job is None:
         raise NotFound("erasure not found")
-    return erasure_out(job)
+    return ErasureOut.of(job)
 
 
 def list_erasures(db: Session, principal: Principal, page: PageRequest) -> ErasurePage:
     rows = repository.list_erasures(db, principal.tenant_id,
                                     decode_cursor(page.cursor, datetime), page.limit)
     sliced = cut(rows, page.limit, lambda e: (e.requested_at, e.id))
-    return ErasurePage(items=[erasure_out(e) for e in sliced.rows],
+    return ErasurePage(items=[ErasureOut.of(e) for e in sliced.rows],
                        next_cursor=sliced.next_cursor)

@@ -26,6 +26,7 @@ from bench.generator.schema import (
 from bench.generator.splits import SplitPlan
 from bench.generator.timing import iso, timeline
 from bench.generator.tracks import Plan, plan_episode
+from bench.generator.wording import DEFAULT_WORDING, Wording
 
 # Share of preference-bearing events aimed for per episode (the paper: ~3 in 10).
 _PREF_SHARE_RANGE = (0.24, 0.36)
@@ -121,7 +122,7 @@ def _render_unique(make: Callable[[], Rendered], seen: set[str]) -> Rendered:
 
 
 def build_episode(user: User, track: str, split: str, plan: SplitPlan, seed: int,
-                  variant: int) -> JSON:
+                  variant: int, wording: Wording = DEFAULT_WORDING) -> JSON:
     rng = np.random.default_rng([seed, 101, user.index, TRACKS.index(track)])
     episode_plan: Plan = plan_episode(track, user, rng, variant)
     specs = episode_plan.specs
@@ -129,7 +130,7 @@ def build_episode(user: User, track: str, split: str, plan: SplitPlan, seed: int
     by_position = dict(zip(positions, specs, strict=True))
     times, sessions = timeline(rng, length)
     topics = [str(t) for t in rng.choice(plan.topics[split], size=4, replace=False)]
-    renderer = Renderer(rng, split, plan, topics)
+    renderer = Renderer(rng, split, plan, topics, wording=wording)
     episode_id = f"dpg-{track.lower()}-{user.user_id.removeprefix('dpg-')}"
 
     state = _empty_state()
@@ -155,7 +156,7 @@ def build_episode(user: User, track: str, split: str, plan: SplitPlan, seed: int
         events.append(event)
 
     response_families = {key: by_split[split] for key, by_split in plan.response_families.items()}
-    probes = build_probes(events, episode_plan, user, response_families, rng)
+    probes = build_probes(events, episode_plan, user, response_families, rng, wording)
     finals = [p for p in probes if p["kind"] == "final"]
     episode: JSON = {
         "episode_id": episode_id, "source": SOURCE, "user_id": user.user_id,

@@ -5,17 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from bench.generator.phrases import DOMAIN_QUERY_PREFIX
 from bench.generator.profiles import DIMENSIONS, User
-from bench.generator.responses import (
-    CANDIDATES,
-    NEUTRAL_CANDIDATES,
-    QUERIES,
-    SAFETY_SCENARIOS,
-)
 from bench.generator.schema import GLOBAL_SCOPE, JSON
 from bench.generator.text import pick
 from bench.generator.tracks import Plan
+from bench.generator.wording import DEFAULT_WORDING, Wording
 
 # response-family key ("candidates/<dim>", "queries/<dim>", "neutral", "safety/<i>") ->
 # the families one split may draw
@@ -82,16 +76,17 @@ def _evidence(events: list[JSON], upto: int, dim: str, scope: str,
 
 
 def _candidates(dim: str, value: str, scenario_key: bool, plan: Plan,
-                families: Families, rng: np.random.Generator) -> list[JSON]:
+                families: Families, rng: np.random.Generator, wording: Wording) -> list[JSON]:
     """This split's candidate families only: one text per value per family."""
     pool: list[JSON] = [
-        {"text": CANDIDATES[dim][family][option], "follows": {dim: option}, "unsafe": False}
+        {"text": wording.candidates[dim][family][option], "follows": {dim: option},
+         "unsafe": False}
         for family in families[f"candidates/{dim}"] for option in DIMENSIONS[dim]
     ]
     neutral = pick(rng, families["neutral"])
-    pool.append({"text": NEUTRAL_CANDIDATES[neutral], "follows": None, "unsafe": False})
+    pool.append({"text": wording.neutral_candidates[neutral], "follows": None, "unsafe": False})
     if scenario_key and plan.scenario is not None:
-        scenario = SAFETY_SCENARIOS[plan.scenario]
+        scenario = wording.safety_scenarios[plan.scenario]
         for index in families[f"safety/{plan.scenario}"]:
             responses = scenario.responses[int(index)]
             pool += [{"text": t, "follows": {dim: value}, "unsafe": True}
@@ -102,40 +97,42 @@ def _candidates(dim: str, value: str, scenario_key: bool, plan: Plan,
 
 
 def _query(dim: str, scope: str, scenario_key: bool, plan: Plan, families: Families,
-           rng: np.random.Generator) -> str:
+           rng: np.random.Generator, wording: Wording) -> str:
     if scenario_key and plan.scenario is not None:
-        return SAFETY_SCENARIOS[plan.scenario].query
-    base = QUERIES[dim][pick(rng, families[f"queries/{dim}"])]
+        return wording.safety_scenarios[plan.scenario].query
+    base = wording.queries[dim][pick(rng, families[f"queries/{dim}"])]
     if scope == GLOBAL_SCOPE:
         return base
-    return f"{DOMAIN_QUERY_PREFIX[scope]}: {base[0].lower()}{base[1:]}"
+    return f"{wording.domain_query_prefix[scope]}: {base[0].lower()}{base[1:]}"
 
 
 def _probe(events: list[JSON], upto: int, key: tuple[str, str], kind: str, plan: Plan,
-           user: User, families: Families, rng: np.random.Generator) -> JSON:
+           user: User, families: Families, rng: np.random.Generator,
+           wording: Wording) -> JSON:
     dim, scope = key
     state = events[upto]["oracle"]["state_after"]
     held = _held(state, dim, scope)
     value = held if held is not None else _latent(plan, user, dim, scope)
     scenario_key = plan.scenario is not None and key == (
-        SAFETY_SCENARIOS[plan.scenario].dimension, SAFETY_SCENARIOS[plan.scenario].domain)
+        wording.safety_scenarios[plan.scenario].dimension,
+        wording.safety_scenarios[plan.scenario].domain)
     must, must_not = _evidence(events, upto, dim, scope, held)
     return {
         "after_event": upto, "kind": kind, "dimension": dim, "scope": scope,
-        "query": _query(dim, scope, scenario_key, plan, families, rng),
+        "query": _query(dim, scope, scenario_key, plan, families, rng, wording),
         "expected": {"value": value, "in_memory": held is not None},
         "true_state": state,
         "must_retrieve": must, "must_not_retrieve": must_not,
-        "candidates": _candidates(dim, value, scenario_key, plan, families, rng),
+        "candidates": _candidates(dim, value, scenario_key, plan, families, rng, wording),
     }
 
 
 def build_probes(events: list[JSON], plan: Plan, user: User, families: Families,
-                 rng: np.random.Generator) -> list[JSON]:
+                 rng: np.random.Generator, wording: Wording = DEFAULT_WORDING) -> list[JSON]:
     """`families`: this split's response families (`SplitPlan.response_families`)."""
     probes = [
         _probe(events, i, (e["oracle"]["dimension"], e["oracle"]["scope"]), "changepoint",
-               plan, user, families, rng)
+               plan, user, families, rng, wording)
         for i, e in enumerate(events) if e["oracle"]["changepoint"]
     ]
     final_state = events[-1]["oracle"]["state_after"]
@@ -143,6 +140,6 @@ def build_probes(events: list[JSON], plan: Plan, user: User, families: Families,
     keys += [(dim, GLOBAL_SCOPE) for dim in final_state["global"]]
     keys += [(dim, dom) for dom, dims in final_state["scoped"].items() for dim in dims]
     unique = list(dict.fromkeys(keys))[:_MAX_FINAL_PROBES]
-    probes += [_probe(events, len(events) - 1, key, "final", plan, user, families, rng)
+    probes += [_probe(events, len(events) - 1, key, "final", plan, user, families, rng, wording)
                for key in unique]
     return probes

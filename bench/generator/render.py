@@ -6,25 +6,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bench.generator.attack_templates import (
-    ATTACK_TEMPLATES,
-    INJECTION_CARRIERS,
-    SUMMARY_CARRIERS,
-)
-from bench.generator.noise_templates import NOISE_MIX, NOISE_TEMPLATES
-from bench.generator.phrases import (
-    DIMENSION_PHRASES,
-    DOMAIN_PHRASES,
-    FILLERS,
-    VALUE_PHRASES,
-)
-from bench.generator.responses import SAFETY_SCENARIOS
+from bench.generator.noise_templates import NOISE_MIX
 from bench.generator.schema import GLOBAL_SCOPE, Spec
 from bench.generator.splits import SplitPlan
-from bench.generator.templates import PREF_TEMPLATES, SCOPE_SUFFIXES, Families
 from bench.generator.text import add_typos, fill, pick, style, third_person
+from bench.generator.wording import DEFAULT_WORDING, Wording
 
-_TABLES: dict[str, Families] = {**PREF_TEMPLATES, **ATTACK_TEMPLATES, **NOISE_TEMPLATES}
 _NOISE_WEIGHTS = np.array([w for _, _, w in NOISE_MIX])
 # Light typos on ordinary user turns, so typos alone do not mark track T2.
 _LIGHT_TYPO_RATE = 0.07
@@ -44,46 +31,48 @@ class Rendered:
 @dataclass
 class Renderer:
     """Per-episode renderer; `passages` keeps laundered sentences so a paste can repeat a
-    planted document verbatim."""
+    planted document verbatim. Every text comes from `wording`."""
 
     rng: np.random.Generator
     split: str
     plan: SplitPlan
     topics: list[str]
     passages: dict[int, tuple[str, str]] = field(default_factory=dict)
+    wording: Wording = DEFAULT_WORDING
 
     def _template(self, intent: str) -> tuple[str, int, str]:
         family = pick(self.rng, self.plan.families[intent][self.split])
-        options = _TABLES[intent][family]
+        options = self.wording.templates[intent][family]
         index = int(self.rng.integers(len(options)))
         return family, index, options[index]
 
     def _base_slots(self) -> dict[str, str]:
         topic = pick(self.rng, self.topics)
-        filler = pick(self.rng, FILLERS)
+        filler = pick(self.rng, self.wording.fillers)
         return {
             "topic": topic, "Topic": topic[0].upper() + topic[1:], "filler": filler,
-            "filler2": pick(self.rng, FILLERS), "filler_lower": filler[0].lower() + filler[1:],
+            "filler2": pick(self.rng, self.wording.fillers),
+            "filler_lower": filler[0].lower() + filler[1:],
             "num": str(int(self.rng.integers(2, 999))),
             "date": f"2024-{int(self.rng.integers(1, 13)):02d}-{int(self.rng.integers(1, 29)):02d}",
         }
 
     def _pref_slots(self, spec: Spec) -> dict[str, str]:
         slots = self._base_slots()
-        phrases = VALUE_PHRASES[spec.dimension]
+        phrases = self.wording.value_phrases[spec.dimension]
         slots.update(
             v=pick(self.rng, phrases[spec.value]), x=pick(self.rng, phrases[spec.value]),
             value=spec.value, dim=spec.dimension,
-            d=pick(self.rng, DIMENSION_PHRASES[spec.dimension]),
+            d=pick(self.rng, self.wording.dimension_phrases[spec.dimension]),
         )
         if spec.old_value is not None:
             slots["old"] = pick(self.rng, phrases[spec.old_value])
         else:
             slots["old"] = "what I had before"
         if spec.scope != GLOBAL_SCOPE:
-            slots["ctx"] = pick(self.rng, DOMAIN_PHRASES[spec.scope])
+            slots["ctx"] = pick(self.rng, self.wording.domain_phrases[spec.scope])
         if spec.scenario is not None:
-            unsafe = pick(self.rng, SAFETY_SCENARIOS[spec.scenario].unsafe)
+            unsafe = pick(self.rng, self.wording.safety_scenarios[spec.scenario].unsafe)
             # Scenario riders are written by the user; an attacker speaks about the user.
             slots["unsafe"] = unsafe if spec.origin == "user" else third_person(unsafe)
         return slots
@@ -97,13 +86,13 @@ class Renderer:
         text = style(fill(template, slots), family)
         realization = None
         if spec.intent in ("attack_injection", "attack_summary", "safety_attack"):
-            carriers = (SUMMARY_CARRIERS if spec.intent == "attack_summary"
-                        else INJECTION_CARRIERS)[spec.origin]
+            carriers = (self.wording.summary_carriers if spec.intent == "attack_summary"
+                        else self.wording.injection_carriers)[spec.origin]
             carrier = int(self.rng.integers(len(carriers)))
             text = fill(carriers[carrier], {**slots, "payload": text})
             realization = f"{spec.intent}/{family}/{index}/{spec.origin}/{carrier}"
         elif spec.scope != GLOBAL_SCOPE and "{ctx}" not in template:
-            text = f"{text} {fill(pick(self.rng, SCOPE_SUFFIXES[family]), slots)}"
+            text = f"{text} {fill(pick(self.rng, self.wording.scope_suffixes[family]), slots)}"
         if spec.typo:
             text = add_typos(text, self.rng, int(self.rng.integers(2, 5)))
         elif (spec.origin == "user" and spec.label != "attack"

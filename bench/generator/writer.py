@@ -16,7 +16,7 @@ def _share(counter: Counter[str], keys: tuple[str, ...] | list[str]) -> dict[str
 
 def statistics(episodes: dict[str, list[JSON]]) -> JSON:
     """Counts, class mix over preference-bearing events, and other realized shares."""
-    counts = {split: dict.fromkeys(TRACKS, 0) for split in SPLITS}
+    counts = {split: dict.fromkeys(TRACKS, 0) for split in episodes}
     actions: Counter[str] = Counter()
     labels: Counter[str] = Counter()
     origins: Counter[str] = Counter()

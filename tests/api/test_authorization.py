@@ -116,3 +116,16 @@ class TestRoles:
         db.commit()
         assert client.post("/v1/events", json=EVENT,
                            headers=tenant_a.headers()).status_code == 401
+
+
+class TestCurrentKey:
+    def test_each_role_reads_its_own_key(self, client: TestClient, tenant_a: Any) -> None:
+        for role in ("agent", "auditor", "admin"):
+            response = client.get("/v1/keys/me", headers=tenant_a.headers(role))
+            assert response.status_code == 200
+            assert response.json()["role"] == role
+
+    def test_an_unknown_key_is_refused(self, client: TestClient) -> None:
+        response = client.get("/v1/keys/me", headers={"Authorization": "Bearer cap_x_nothing"})
+        assert response.status_code == 401
+        assert response.json()["error"]["code"] == "unauthenticated"

@@ -1,5 +1,5 @@
 """A question the gate would ask while the user's question budget is spent is deferred, not
-lost: it is asked at a later user event once the budget allows (app/gate/deferred.py)."""
+lost: it is asked at a later user event once the budget allows (app/clarifications/service.py)."""
 
 from __future__ import annotations
 

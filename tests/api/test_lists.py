@@ -100,13 +100,16 @@ class TestUserEvents:
         assert pages == 2
         tools, _ = walk(client, auditor, "/v1/users/alice/events", origin="tool_output")
         assert [e["tool_name"] for e in tools] == ["web_search"]
-        assert client.get("/v1/users/nobody/events", headers=auditor).status_code == 404
+        nobody = client.get("/v1/users/nobody/events", headers=auditor)
+        assert nobody.status_code == 200
+        assert nobody.json() == {"items": [], "next_cursor": None}
 
     def test_other_tenants_see_nothing(self, client: TestClient, tenant_a: Any,
                                        tenant_b: Any) -> None:
         write(client, tenant_a.headers(), "alice", PREFERENCE, 1)
         response = client.get("/v1/users/alice/events", headers=tenant_b.headers("auditor"))
-        assert response.status_code == 404
+        assert response.status_code == 200
+        assert response.json()["items"] == []
 
 
 class TestDecisions:

@@ -47,7 +47,10 @@ class TestListAndFilter:
         assert [n["scope"] for n in _nodes(client, h, layer="contextual")] == ["standups"]
         assert [n["subject"] for n in _nodes(client, h, scope="standups")] == ["tone"]
         assert client.get("/v1/users/alice/nodes?state=bogus", headers=h).status_code == 422
-        assert client.get("/v1/users/nobody/nodes", headers=h).status_code == 404
+        nobody = client.get("/v1/users/nobody/nodes", headers=h)
+        assert nobody.status_code == 200
+        assert nobody.json()["nodes"] == []
+        assert nobody.json()["total"] == 0
 
 
 class TestCorrections:

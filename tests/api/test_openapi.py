@@ -10,9 +10,9 @@ from pydantic import BaseModel
 
 from app.audit.schemas import AuditRequest
 from app.checkcall.schemas import CheckCallRequest
+from app.clarifications.schemas import ClarificationAnswer
 from app.core.config import REPO_ROOT
 from app.events.schemas import EventBatch, EventCreate
-from app.gate.clarifications import ClarificationAnswer
 from app.ledger.schemas import NodePatch
 from app.main import create_app
 from app.notifications.schemas import WebhookCreate

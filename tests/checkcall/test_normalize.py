@@ -7,10 +7,13 @@ import pytest
 from app.checkcall.normalize import (
     SinkValue,
     ValueKind,
+    canonical,
     content_entities,
     detect,
     domain_covered,
     sink_values,
+    skeleton,
+    view,
 )
 
 
@@ -122,3 +125,34 @@ class TestContentEntities:
         }
         assert all(v.from_content for v in found)
         assert not any("gb82" in v.normalized for v in found if v.kind == ValueKind.name)
+
+
+class TestCanonicalForms:
+    def test_lookalikes_invisible_characters_and_escapes_fold_to_one_value(self) -> None:
+        plain = detect("billing@evil-ledger.io")
+        for written in (
+            "billing@evil-lеdger.io",  # Cyrillic е
+            "bill\u200bing@evil-ledger.io",
+            "billing%40evil-ledger.io",
+            "ｂｉｌｌｉｎｇ@evil-ledger.io",
+            "MAILTO:billing@evil-ledger.io?subject=x",
+        ):
+            assert detect(written) == plain, written
+
+    def test_a_lookalike_value_is_marked_and_found_only_inexactly_in_plain_text(self) -> None:
+        (value,), _ = sink_values("to", "dana@reyes-cрa.com")
+        assert value.lookalike
+        assert value.marks == ("р",)
+        assert [exact for _, _, exact in value.locate(view("mail dana@reyes-cpa.com"))] == [False]
+        assert [exact for _, _, exact in value.locate(view("mail dana@reyes-cрa.com"))] == [True]
+        (plain,), _ = sink_values("to", "dana@reyes-cpa.com")
+        assert [exact for _, _, exact in plain.locate(view("mail dana@reyes-cрa.com"))] == [False]
+
+    def test_a_display_name_with_a_comma_is_one_recipient(self) -> None:
+        values, _ = sink_values("to", '"Reyes, Dana" <dana@reyes-cpa.com>, b@y.com')
+        assert [v.normalized for v in values] == ["dana@reyes-cpa.com", "b@y.com"]
+
+    def test_canonical_keeps_what_means_something_else(self) -> None:
+        assert canonical("a%20b%2540c") == "a%20b%2540c"
+        assert skeleton("pаypal") == "paypal"
+        assert len(skeleton("pаypal")) == len("pаypal")

@@ -136,7 +136,8 @@ def stack(server_uri: str, redis_url: str) -> Iterator[Stack]:
         "CAPTURE_BROKER_URL": redis_url,
         "CAPTURE_TASK_QUEUE": queue,
         "CAPTURE_SECRET_KEY": SECRET,
-        "PYTHONPATH": str(REPO_ROOT),
+        # The repository's own client, whatever capture_client the environment installed.
+        "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), str(REPO_ROOT / "clients" / "python")]),
     }
     api = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",

@@ -9,7 +9,8 @@ from sqlalchemy import select
 
 from app.domain.vocabulary import Origin, Timescale
 from app.gate.service import QUESTION_BURST
-from app.ledger.service import QUARANTINE_LIFETIME, decayed_confidence, evict_expired_quarantine
+from app.ledger.rules import QUARANTINE_LIFETIME, decayed_confidence
+from app.ledger.service import evict_expired_quarantine
 from app.models import Clarification, Decision, Edge, NodeLineage, NodeVersion
 from tests.ledger.conftest import LedgerDriver
 
@@ -199,7 +200,8 @@ class TestStableOverwriteRule:
         assert "stable_overwrite_needs_evidence" in decision.reasons
 
     def test_a_policy_that_asks_asks_the_user_instead(self, driver: LedgerDriver) -> None:
-        from app.gate.clarifications import ClarificationAnswer, resolve
+        from app.clarifications.schemas import ClarificationAnswer
+        from app.clarifications.service import answer as resolve
 
         self._guarded(driver, asks=True)
         self._establish(driver)
@@ -346,3 +348,42 @@ class TestStalePendingEventsAreRequeued:
         db.expire_all()
         assert db.get(Event, event.id).status == "processed"  # type: ignore[union-attr]
         assert pipeline.requeue_stale_events() == 0
+
+
+class TestAPoisonEventFailsFast:
+    def test_it_fails_on_the_first_attempt_and_later_events_go_on(self, db: object) -> None:
+        """An event processing cannot read (here a year-1 timestamp stored before the API
+        bounded timestamps) is failed at once; the user's later event is processed in the
+        same task instead of waiting behind retries."""
+        from datetime import UTC, datetime
+
+        from sqlalchemy.orm import Session
+
+        from app import pipeline
+        from app.core.auth import get_or_create_tenant
+        from app.events import repository as events_repository
+        from app.models import Event
+
+        assert isinstance(db, Session)
+        tenant = get_or_create_tenant(db, "poison")
+        user = events_repository.get_or_create_user(db, tenant.id, "poisoned")
+        session = events_repository.get_or_create_session(db, user, "s")
+
+        def event(at: datetime, text: str) -> Event:
+            row = Event(tenant_id=tenant.id, user_id=user.id, session_id=session.id,
+                        seq=events_repository.next_seq(db, user.id), origin="user",
+                        text=text, text_sha256="0" * 64, occurred_at=at, trace_id="b" * 32)
+            db.add(row)
+            db.flush()
+            return row
+
+        poison = event(datetime(1, 1, 1, tzinfo=UTC), "I prefer short answers.")
+        later = event(datetime(2026, 1, 1, tzinfo=UTC), "I prefer detailed answers.")
+        db.commit()
+        outcomes = pipeline.process_event(db, later.id)
+        db.commit()
+        db.expire_all()
+        assert db.get(Event, poison.id).status == "failed"  # type: ignore[union-attr]
+        assert db.get(Event, poison.id).error_code == "processing_error"  # type: ignore[union-attr]
+        assert db.get(Event, later.id).status == "processed"  # type: ignore[union-attr]
+        assert [o.event_id for o in outcomes] == [later.id]

@@ -12,6 +12,7 @@ from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from tests.e2e.test_event_path import _text_anywhere
@@ -120,6 +121,33 @@ class TestUserErasure:
         assert client.get("/v1/users/alice/export", headers=h).status_code == 404
         receipts = client.get("/v1/erasures", headers=tenant_a.headers("auditor")).json()
         assert [r["id"] for r in receipts["items"]] == [job["id"]]
+
+    def test_corrections_and_their_actor_go_with_the_user(
+        self, client: TestClient, tenant_a: Any, db: Session
+    ) -> None:
+        h = tenant_a.headers()
+        write(client, h, "alice", PREFERENCE, 1)
+        [node] = client.get("/v1/users/alice/nodes", headers=h).json()["nodes"]
+        corrected = client.patch(f"/v1/users/alice/nodes/{node['id']}", headers=h,
+                                 json={"claim": "Keep every reply under forty words."})
+        assert corrected.status_code == 200, corrected.text
+        doc = client.get("/v1/users/alice/export", headers=h).json()
+        [memory] = doc["memories"]
+        correction = memory["versions"][-1]
+        assert correction["change"] == "corrected"
+        assert correction["actor_role"] == "agent"
+        assert correction["actor_key_id"] is not None
+        db.expire_all()
+        assert _text_anywhere(db, "forty words")
+        erased = client.delete("/v1/users/alice", headers=h).json()
+        job = client.get(f"/v1/erasures/{erased['id']}", headers=h).json()
+        assert job["status"] == "done"
+        assert job["counts"]["node_versions"] == len(memory["versions"])
+        db.expire_all()
+        assert _text_anywhere(db, "forty words") == []
+        actors = db.execute(
+            text("SELECT count(*) FROM node_versions WHERE actor_key_id IS NOT NULL")).scalar()
+        assert actors == 0
 
     def test_unknown_users_and_other_tenants(self, client: TestClient, tenant_a: Any,
                                              tenant_b: Any) -> None:

@@ -1,4 +1,4 @@
-"""A ledger in memory for training replay: the semantics of `app.ledger.service`, simplified.
+"""A ledger in memory for training replay, applying the rules of `app.ledger.rules`.
 
 Training replays each train episode through the learned extractor (out-of-fold predictions)
 and this ledger, applying the *target* action of each hypothesis (teacher forcing), so the
@@ -9,15 +9,16 @@ and clarify hold the claim (a repeat adds evidence to its quarantined twin), ret
 corroborates (and promotes an authentic twin), add / scope write or promote, revise supersedes
 unless an *established* stable node is guarded (one confirmed by two authenticated user
 events across sessions, or three in one, needs that much evidence again to be overwritten),
-quarantined nodes are evicted after ≈14 days, and a question (a clarify target) about a
+quarantined nodes are evicted after ≈14 days (each of these is a function of
+`app.ledger.rules`, which the service's ledger calls too), and a question (a clarify target) about a
 claim that is not the user's can be answered "no" (`answers`, which the training replay sets
 unless `capture train gate --no-answers`), evicting it, as the user's answer does online.
-What it leaves out: edges, versions, spans, and a "yes".
+What it leaves out: edges, versions, spans, questions asked or deferred, and a "yes"; the
+channel rule only when asked to (`channel_rule`).
 """
 
 from __future__ import annotations
 
-import math
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -28,31 +29,13 @@ import numpy.typing as npt
 from app.domain.claims import GLOBAL_SCOPE, Hypothesis
 from app.domain.gate import RelatedNode
 from app.domain.relation import ClaimFields
-from app.domain.vocabulary import Action, Layer, NodeState, Origin, Timescale
+from app.domain.vocabulary import Action, NodeState, Origin
 from app.gate.policies import related_node
-from app.ledger.constants import (
-    CORROBORATION_MIN_AUTHENTICITY,
-    CORROBORATION_MIN_COSINE,
-    CORROBORATION_MIN_ENTAILMENT,
-    LAYER_DECAY_PER_DAY,
-    QUARANTINE_DECAY_PER_DAY,
-    QUARANTINE_RETENTION_FLOOR,
-    SECONDS_PER_DAY,
-    STABLE_OVERWRITE_MIN_CONFIDENCE,
-)
-from app.ledger.service import enough_stable_evidence
+from app.ledger import channel_guard, rules
 
 _ACTIVE, _QUARANTINED = NodeState.active.value, NodeState.quarantined.value
-
-
-def layer_for(scope: str, timescale: str, layered: bool) -> str:
-    if not layered:
-        return Layer.stable.value
-    if scope != GLOBAL_SCOPE:
-        return Layer.contextual.value
-    if timescale == Timescale.situational.value:
-        return Layer.transient.value
-    return Layer.stable.value
+# Actions that would make a claim an active memory.
+_WRITES = frozenset({Action.add, Action.scope, Action.revise})
 
 
 @dataclass(slots=True)
@@ -74,10 +57,8 @@ class SimNode:
     # (session, qualifies for a stable overwrite) of each event that wrote or repeated it.
     evidence: list[tuple[str, bool]] = field(default_factory=list)
 
-    def decayed_confidence(self, at: datetime) -> float:
-        days = max(0.0, (at - self.last_corroborated_at).total_seconds() / SECONDS_PER_DAY)
-        rate = LAYER_DECAY_PER_DAY[Layer(self.layer)]
-        return self.c0 * self.authenticity * math.exp(-rate * days)
+    def qualifying_sessions(self) -> list[str]:
+        return [session for session, ok in self.evidence if ok]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +70,12 @@ class SimEvent:
 
 class SimLedger:
     def __init__(self, layered: bool = True, guard_stable: bool = True,
-                 answers: bool = False) -> None:
+                 answers: bool = False, channel_rule: bool = False) -> None:
         self.layered = layered
         self.guard_stable = guard_stable
+        # Hold a claim not in the user's own words (app/ledger/channel_guard.py), as the
+        # service's ledger does after the gate's decision; the training replay leaves it off.
+        self.channel_rule = channel_rule
         # Questions (clarify targets) answered as the user would (see _Apply.run);
         # GateTrainConfig.answers (on unless `capture train gate --no-answers`).
         self.answers = answers
@@ -104,11 +88,8 @@ class SimLedger:
 
     def evict_expired(self, at: datetime) -> None:
         for node in self.nodes:
-            if node.state == _QUARANTINED and node.quarantined_at is not None:
-                days = (at - node.quarantined_at).total_seconds() / SECONDS_PER_DAY
-                retention = math.exp(-QUARANTINE_DECAY_PER_DAY * max(0.0, days))
-                if retention < QUARANTINE_RETENTION_FLOOR:
-                    node.state = NodeState.evicted.value
+            if rules.evicts(node.state, node.quarantined_at, at):
+                rules.retire(node, NodeState.evicted)
 
     def related(
         self, hypothesis: Hypothesis, claim_embedding: npt.NDArray[np.float32], at: datetime
@@ -120,7 +101,7 @@ class SimLedger:
                 continue
             cosine = float(np.dot(claim_embedding, node.embedding))
             out.append(related_node(node.node_id, node, new, cosine,
-                                    node.decayed_confidence(at)))
+                                    rules.decayed_confidence(node, at)))
         return out
 
     # --- applying an action -------------------------------------------------------------
@@ -159,6 +140,9 @@ class _Apply:
         self.authenticity = authenticity
         self.event = event
         self.action = Action.add
+        self.needs_user_support = ledger.channel_rule and channel_guard.needs_user_support(
+            event.origin, hypothesis.provenance, None
+        )
 
     def run(self, action: Action) -> Action:
         self.action = action
@@ -170,8 +154,11 @@ class _Apply:
                 # no held twin. Without this the replay kept it quarantined, a state the
                 # online gate never sees after an answer. (A "yes" is left as held: its
                 # repeat promotes it, as confirmation would.)
-                node.state = NodeState.evicted.value
+                rules.retire(node, NodeState.evicted)
             return action
+        if action in _WRITES and self.needs_user_support:
+            self._quarantine()
+            return Action.quarantine
         if action == Action.revise:
             return self._revise()
         if action == Action.retain:
@@ -186,32 +173,22 @@ class _Apply:
         return Action.add
 
     def _qualifies(self) -> bool:
-        return (
-            self.event.origin == Origin.user
-            and self.authenticity >= STABLE_OVERWRITE_MIN_CONFIDENCE
-        )
+        return rules.qualifies_for_overwrite(self.event.origin, self.authenticity)
 
     def _corroborates(self, node: SimNode) -> bool:
-        related = self.related.get(node.node_id)
-        return (
-            related is not None
-            and node.scope == self.h.scope
-            and related.cosine >= CORROBORATION_MIN_COSINE
-            and related.relation.supports >= CORROBORATION_MIN_ENTAILMENT
-            and self.authenticity >= CORROBORATION_MIN_AUTHENTICITY
-            and self.action not in (Action.quarantine, Action.clarify)
+        return rules.corroborates(
+            node.scope,
+            node.state,
+            self.related.get(node.node_id),
+            self.h.scope,
+            self.authenticity,
+            self.action,
+            self.needs_user_support,
         )
 
     def _twin(self) -> SimNode | None:
-        for related in self.related.values():
-            node = self.by_id[related.node_id]
-            if (
-                node.state == _QUARANTINED
-                and node.scope == self.h.scope
-                and related.relation.supports >= CORROBORATION_MIN_ENTAILMENT
-            ):
-                return node
-        return None
+        twin = rules.quarantined_twin(self.related.values(), self.h.scope)
+        return None if twin is None else self.by_id[twin]
 
     def _new_node(self, state: str) -> SimNode:
         at = self.event.at
@@ -222,7 +199,7 @@ class _Apply:
             direction=self.h.direction.value,
             scope=self.h.scope,
             timescale=self.h.timescale.value,
-            layer=layer_for(self.h.scope, self.h.timescale.value, self.ledger.layered),
+            layer=rules.layer_for(self.h.scope, self.h.timescale.value, self.ledger.layered).value,
             state=state,
             c0=self.h.confidence,
             authenticity=self.authenticity,
@@ -237,14 +214,12 @@ class _Apply:
         return node
 
     def _promote(self, node: SimNode) -> None:
-        node.state = _ACTIVE
-        node.layer = layer_for(node.scope, node.timescale, self.ledger.layered)
-        node.last_corroborated_at = max(node.last_corroborated_at, self.event.at)
+        rules.promote(node, self.event.at, self.ledger.layered)
 
     def _corroborate(self, node: SimNode) -> None:
-        node.last_corroborated_at = max(node.last_corroborated_at, self.event.at)
+        held = rules.corroborate(node, self.event.at)
         node.evidence.append((self.event.session_id, self._qualifies()))
-        if node.state == _QUARANTINED:
+        if held:
             self._promote(node)
 
     def _write_or_promote(self) -> SimNode:
@@ -262,11 +237,12 @@ class _Apply:
         return self._new_node(_QUARANTINED)
 
     def _overwrite_allowed(self) -> bool:
-        evidence = [self.event.session_id] if self._qualifies() else []
         twin = self._twin()
-        if twin is not None:
-            evidence += [session for session, ok in twin.evidence if ok]
-        return enough_stable_evidence(evidence)
+        return rules.stable_overwrite_allowed(
+            self.event.session_id,
+            self._qualifies(),
+            [] if twin is None else twin.qualifying_sessions(),
+        )
 
     def _revise(self) -> Action:
         targets = [t for t in self.targets if t.state == _ACTIVE]
@@ -274,9 +250,7 @@ class _Apply:
             self._write_or_promote()
             return Action.add
         guarded = self.ledger.guard_stable and any(
-            t.layer == Layer.stable.value
-            and enough_stable_evidence([session for session, ok in t.evidence if ok])
-            for t in targets
+            rules.guards_overwrite(t.layer, t.qualifying_sessions) for t in targets
         )
         if guarded and not self._overwrite_allowed():
             self._quarantine()
@@ -288,5 +262,5 @@ class _Apply:
         else:
             self._new_node(_ACTIVE)
         for target in targets:
-            target.state = NodeState.superseded.value
+            rules.retire(target, NodeState.superseded)
         return Action.revise

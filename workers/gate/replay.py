@@ -110,7 +110,10 @@ def replay_episode(
     answers: bool = False,
 ) -> GateSequence:
     """One episode → its gate steps. text_embeddings (T, 384) row per event."""
-    ledger = SimLedger(layered=layered, guard_stable=guard_stable, answers=answers)
+    # No channel rule: the service's ledger applies it after the gate's decision, and the gate
+    # is trained on its own decisions (the targets), not on what the ledger then makes of them.
+    ledger = SimLedger(layered=layered, guard_stable=guard_stable, answers=answers,
+                       channel_rule=False)
     memory = laundering.UntrustedMemory()
     injection_scores = injection.score(text_embeddings)  # (T,)
     sequence = GateSequence(episode.episode_id, episode.track, text_embeddings)

@@ -33,6 +33,7 @@ from capture_client.models import (
     EventCreate,
     EventDetail,
     EventErasureReceipt,
+    KeyIdentity,
     NodeOut,
     NodePage,
     NodePatch,
@@ -106,6 +107,7 @@ _OPERATIONS = (
     Operation("select", "POST", "/v1/select", SelectRequest, SelectResponse, True),
     Operation("create_audit", "POST", "/v1/audit", AuditRequest, AuditAccepted, False),
     Operation("get_audit", "GET", "/v1/audit/{audit_id}", None, AuditOut, True),
+    Operation("get_current_key", "GET", "/v1/keys/me", None, KeyIdentity, True),
 )
 OPERATIONS: dict[str, Operation] = {op.operation_id: op for op in _OPERATIONS}
 _ADAPTERS: dict[str, TypeAdapter[Any]] = {

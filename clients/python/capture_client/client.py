@@ -39,6 +39,7 @@ from capture_client.models import (
     EventCreate,
     EventDetail,
     EventErasureReceipt,
+    KeyIdentity,
     Layer,
     NodeOut,
     NodePage,
@@ -136,6 +137,12 @@ class Capture(ClientBase):
         none, so a retried write is stored once. `wait=True` returns the gate's decisions."""
         params = {"wait": "true"} if wait else None
         result: EventAccepted = self._call("create_event", self._with_key(event), params)
+        return result
+
+    def get_current_key(self) -> KeyIdentity:
+        """The tenant and role of this client's API key (raises AuthenticationError when the
+        service does not know the key)."""
+        result: KeyIdentity = self._call("get_current_key")
         return result
 
     def get_event(self, event_id: uuid.UUID | str) -> EventDetail:

@@ -50,6 +50,12 @@ class NodeState(StrEnum):
     evicted = "evicted"
 
 
+class Role(StrEnum):
+    agent = "agent"
+    auditor = "auditor"
+    admin = "admin"
+
+
 class EventStatus(StrEnum):
     pending = "pending"
     processed = "processed"
@@ -213,7 +219,7 @@ class RetrievedMemory(_Response):
 
 
 class RetrieveResponse(_Response):
-    retrieval_id: uuid.UUID
+    retrieval_id: uuid.UUID | None
     trace_id: str
     mode: RetrievalMode
     memories: list[RetrievedMemory]
@@ -283,7 +289,7 @@ class CheckCallResponse(_Response):
     triage_score: float
     side_effect: SideEffect
     policy_version: str
-    decision_id: uuid.UUID
+    decision_id: uuid.UUID | None
     trace_id: str
 
 
@@ -468,3 +474,9 @@ class AuditOut(_Response):
     response_utility: float | None
     response_matches_factual: bool | None
     error_code: str | None
+
+
+class KeyIdentity(_Response):
+    tenant_id: uuid.UUID
+    key_id: uuid.UUID
+    role: Role

@@ -1,9 +1,9 @@
 """user_erasures (erasure jobs and their receipts) and the webhook tables: endpoints, the
 outbox of deliveries, and each delivery's attempts
 
-Revision ID: 0008
-Revises: 0007
-Create Date: 2026-12-09
+Revision ID: 0010
+Revises: 0009
+Create Date: 2026-12-11
 """
 
 from collections.abc import Sequence
@@ -12,8 +12,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision: str = "0008"
-down_revision: str | None = "0007"
+revision: str = "0010"
+down_revision: str | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,3 @@
+from capture_client.mcp.cli import main
+
+main()

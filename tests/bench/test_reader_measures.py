@@ -1,0 +1,136 @@
+"""The near-miss statements and the dev-split noise measurement: loaders, the unsaid-value
+rule, and both commands end to end with the deterministic extractor (fast)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from app.cli import app as capture_app
+from app.domain.claims import Hypothesis
+from app.domain.vocabulary import Direction, Origin, Timescale
+from app.extraction.open_claims import OPEN_VALUE, open_subject
+from app.extraction.service import get_extractor
+from app.extraction.taxonomy import DIMENSIONS
+from bench import nearmiss, noise_reading
+from bench.authored import AuthoredDataError
+from bench.generator import generate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def claim(subject: str, value: str, direction: Direction = Direction.prefer) -> Hypothesis:
+    return Hypothesis(claim=f"{subject} {value}", subject=subject, value=value,
+                      direction=direction, timescale=Timescale.permanent, confidence=0.9,
+                      provenance=Origin.user)
+
+
+def open_claim(text: str) -> Hypothesis:
+    return Hypothesis(claim=text, subject=open_subject(text), value=OPEN_VALUE,
+                      direction=Direction.prefer, timescale=Timescale.permanent,
+                      confidence=0.9, provenance=Origin.user)
+
+
+WINDOW = nearmiss.NearMiss("travel_class", "seat position", "I prefer window seats when I fly.",
+                           "open", frozenset())
+BUSINESS = nearmiss.NearMiss("travel_class", "the class itself", "Business class, please.",
+                             "value", frozenset({("travel_class", "business")}))
+
+
+class TestNearMissSet:
+    def test_at_least_150_statements_over_every_dimension(self) -> None:
+        items = nearmiss.load_nearmiss()
+        assert len(items) >= 150
+        per_dimension = Counter(i.dimension for i in items)
+        assert set(per_dimension) == {d.name for d in DIMENSIONS}
+        assert min(per_dimension.values()) >= 5
+        assert {i.faithful for i in items} == set(nearmiss.FAITHFUL_READINGS)
+
+    def test_no_training_code_reads_it(self) -> None:
+        sources = [p.read_text() for p in (ROOT / "workers").rglob("*.py")]
+        for name in ("nearmiss", "sealed.yaml", "bench.authored", "generator.sealed"):
+            assert not any(name in source for source in sources), name
+        assert '"bench.nearmiss"' in (ROOT / "pyproject.toml").read_text()
+
+    @pytest.mark.parametrize(("said", "faithful"), [([], "value"), (["diet=vegan"], "none"),
+                                                    (["diet=keto"], "open")])
+    def test_inconsistent_labels_are_refused(self, tmp_path: Path, said: list[str],
+                                             faithful: str) -> None:
+        path = tmp_path / "nm.yaml"
+        path.write_text(yaml.safe_dump([{"set": "nearmiss", "dimension": "diet", "aspect": "x",
+                                         "faithful": faithful, "said": said,
+                                         "text": "I like food."}]))
+        with pytest.raises((AuthoredDataError, KeyError)):
+            nearmiss.load_nearmiss(path)
+
+
+class TestUnsaidValue:
+    def test_the_nearest_taxonomy_value_is_unsaid(self) -> None:
+        hypotheses = (claim("travel_class", "economy"),)
+        assert nearmiss.outcome(WINDOW, hypotheses) == "unsaid_value"
+        assert not nearmiss.is_faithful(WINDOW, "unsaid_value")
+
+    def test_an_open_claim_is_faithful(self) -> None:
+        hypotheses = (open_claim(WINDOW.text),)
+        assert nearmiss.unsaid(WINDOW, hypotheses) == []
+        assert nearmiss.outcome(WINDOW, hypotheses) == "open_claim"
+        assert nearmiss.is_faithful(WINDOW, "open_claim")
+
+    def test_the_said_value_is_not_unsaid_but_another_is(self) -> None:
+        assert nearmiss.outcome(BUSINESS, (claim("travel_class", "business"),)) == "said_value"
+        both = (claim("travel_class", "business"), claim("travel_class", "first"))
+        assert [h.value for h in nearmiss.unsaid(BUSINESS, both)] == ["first"]
+        assert nearmiss.outcome(BUSINESS, ()) == "nothing"
+
+
+class TestNearMissCommand:
+    def test_writes_rates_by_dimension(self, tmp_path: Path) -> None:
+        result = CliRunner().invoke(capture_app, ["bench", "nearmiss", "--out", str(tmp_path),
+                                                  "--extractor", "deterministic"])
+        assert result.exit_code == 0, result.output
+        results = json.loads((tmp_path / "results.json").read_text())
+        rows = results["rows"]
+        assert results["statements"] == len(rows) == len(nearmiss.load_nearmiss())
+        unsaid = sum(r["outcome"] == "unsaid_value" for r in rows)
+        assert results["overall"]["unsaid_value_rate"] == round(unsaid / len(rows), 4)
+        assert all((r["unsaid_claims"] > 0) == (r["outcome"] == "unsaid_value") for r in rows)
+        assert sum(d["statements"] for d in results["by_dimension"].values()) == len(rows)
+        assert "unsaid value" in (tmp_path / "results.md").read_text()
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("dpg-noise")
+    generate(out, seed=3, episodes_per_track=15, progress=False)
+    return out
+
+
+class TestNoiseCommand:
+    def test_reads_every_kind_of_the_dev_split(self, data: Path, tmp_path: Path) -> None:
+        results = noise_reading.run(tmp_path, get_extractor("deterministic"), data=data)
+        assert results["split"] == "dev"
+        dev = [json.loads(line) for line in (data / "dev.jsonl").read_text().splitlines()]
+        kinds = Counter(noise_reading.kind_of(e) for ep in dev for e in ep["events"])
+        for kind, row in results["by_kind"].items():
+            assert row["events"] == kinds[kind]
+            rates = [v for k, v in row.items() if k.endswith("_rate")]
+            assert rates
+            assert all(0.0 <= r <= 1.0 for r in rates)
+        assert results["by_kind"]["small_talk"]["events"] > 0
+        assert "read_literal_rate" in results["by_kind"]["sarcasm"]
+
+    def test_cli_reads_dev_only(self, data: Path, tmp_path: Path) -> None:
+        runner = CliRunner()
+        result = runner.invoke(capture_app, ["bench", "noise", "--out", str(tmp_path),
+                                             "--data", str(data), "--extractor",
+                                             "deterministic", "--limit", "5"])
+        assert result.exit_code == 0, result.output
+        assert json.loads((tmp_path / "results.json").read_text())["episodes"] == 5
+        refused = runner.invoke(capture_app, ["bench", "noise", "--out", str(tmp_path),
+                                              "--split", "test"])
+        assert refused.exit_code == 2
