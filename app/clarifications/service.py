@@ -1,5 +1,7 @@
 """Clarifying questions: asked or deferred when the ledger holds a claim, a deferred one asked
-at a later event, listed for the user, answered on the user channel.
+at a later event, listed for the user (or, for auditors, across users), answered on the user
+channel. Each question put to the user writes a `clarification.asked` webhook outbox row in
+the same transaction.
 
 When the gate would ask about a claim but the user has already been asked twice in the last
 24 events (app/gate/service.may_ask), the claim is held in quarantine and its question is
@@ -15,14 +17,16 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 
 from sqlalchemy.orm import Session
 
 from app.clarifications import repository
-from app.clarifications.schemas import ClarificationAnswer
+from app.clarifications.schemas import ClarificationAnswer, ClarificationOut, ClarificationPage
 from app.core import spans
 from app.core.auth import Principal
-from app.core.errors import Conflict, NotFound
+from app.core.errors import Conflict, Forbidden, NotFound
+from app.core.pagination import PageRequest, cut, decode_cursor
 from app.domain.claims import GLOBAL_SCOPE, Hypothesis
 from app.domain.vocabulary import ClarificationStatus, NodeState, Origin
 from app.events import repository as events_repository
@@ -31,6 +35,8 @@ from app.ledger import repository as ledger_repository
 from app.ledger.service import Question, promote, retire, supersede_conflicting
 from app.models import Clarification, Event, Node
 from app.models.base import utcnow
+from app.models.enums import Role
+from app.notifications import service as notifications
 
 # Where the claim in question came from, as the question names it.
 _SOURCE = {
@@ -80,8 +86,10 @@ def _add(
     question: Question,
 ) -> None:
     asked = question.status == ClarificationStatus.pending
+    clarification_id = uuid.uuid4()
     db.add(
         Clarification(
+            id=clarification_id,
             tenant_id=event.tenant_id,
             user_id=event.user_id,
             event_id=event.id,
@@ -91,6 +99,19 @@ def _add(
             status=question.status.value,
             asked_event_id=event.id if asked else None,
         )
+    )
+    if asked:
+        _notify_asked(db, event, clarification_id, question.node.id)
+
+
+def _notify_asked(
+    db: Session, event: Event, clarification_id: uuid.UUID, node_id: uuid.UUID
+) -> None:
+    notifications.emit(
+        db, event.tenant_id, notifications.CLARIFICATION_ASKED,
+        {"clarification_id": str(clarification_id), "node_id": str(node_id),
+         "event_id": str(event.id)},
+        user_id=event.user_id, subject_id=clarification_id,
     )
 
 
@@ -111,17 +132,41 @@ def ask_next(db: Session, event: Event) -> uuid.UUID | None:
             continue
         clarification.status = ClarificationStatus.pending.value
         clarification.asked_event_id = event.id
+        _notify_asked(db, event, clarification.id, clarification.node_id)
         return clarification.node_id
     return None
 
 
-def list_for_user(
-    db: Session, principal: Principal, external_user_id: str, status: ClarificationStatus | None
-) -> Sequence[Clarification]:
-    user = events_repository.find_user(db, principal.tenant_id, external_user_id)
-    if user is None:  # a read never creates the user it names
-        return []
-    return repository.questions_of(db, user.id, status, 500)
+def list_questions(
+    db: Session,
+    principal: Principal,
+    external_user_id: str | None,
+    status: ClarificationStatus | None,
+    page: PageRequest,
+) -> ClarificationPage:
+    """Questions oldest first, one user's or (auditor and admin keys) every user's."""
+    if external_user_id is None and principal.role == Role.agent:
+        raise Forbidden("listing every user's questions needs an auditor or admin key")
+    user_id = None
+    if external_user_id is not None:
+        user = events_repository.find_user(db, principal.tenant_id, external_user_id)
+        if user is None:  # a read never creates the user it names
+            return ClarificationPage(items=[], next_cursor=None)
+        user_id = user.id
+    rows = repository.list_questions(
+        db, principal.tenant_id, decode_cursor(page.cursor, datetime), page.limit,
+        status=status, user_id=user_id,
+    )
+    sliced = cut(rows, page.limit, lambda row: (row[0].created_at, row[0].id))
+    return ClarificationPage(
+        items=[ClarificationOut.of(c, external) for c, external in sliced.rows],
+        next_cursor=sliced.next_cursor,
+    )
+
+
+def answered(db: Session, c: Clarification) -> ClarificationOut:
+    """The answered question as the API shows it."""
+    return ClarificationOut.of(c, repository.external_user_id(db, c.user_id) or "")
 
 
 def answer(db: Session, tenant_id: uuid.UUID, clarification_id: uuid.UUID,
