@@ -1,5 +1,5 @@
 """`capture` command line: serve, worker, beat, migrate, erase-compact, keys, tenants,
-export-openapi, mcp, gateway, train, bench."""
+import, export-openapi, mcp, gateway, train, bench."""
 
 from __future__ import annotations
 
@@ -257,6 +257,42 @@ def tenants_trust_source(
         row.trusted_sources = kept if remove else [*kept, source]
         listed = row.trusted_sources
     print(f"tenant {tenant}: trusted sources {listed or 'none'}")
+
+
+@app.command("import")
+def import_events(
+    file: Annotated[Path, typer.Argument(help="A JSONL file: one POST /v1/events body a line.",
+                                         exists=True, dir_okay=False, readable=True)],
+    url: Annotated[str, typer.Option(envvar="CAPTURE_URL", help="The service's base URL.")]
+    = "http://127.0.0.1:8000",
+    key: Annotated[str, typer.Option(envvar="CAPTURE_API_KEY", help="An agent or admin key.")]
+    = "",
+    batch_size: Annotated[int, typer.Option(min=1, max=1000, help="Events per request.")] = 500,
+    restart: Annotated[bool, typer.Option("--restart", help="Ignore the checkpoint.")] = False,
+) -> None:
+    """Import events from a JSONL file through POST /v1/events:batch, with a progress bar.
+    Resumable: run it again after an interruption; nothing is written twice."""
+    import httpx
+
+    from app.events.importer import checkpoint_path, count_lines, import_file
+
+    if not key:
+        raise typer.BadParameter("give --key or set CAPTURE_API_KEY")
+    if restart:
+        checkpoint_path(file).unlink(missing_ok=True)
+    headers = {"Authorization": f"Bearer {key}"}
+    with httpx.Client(base_url=url, headers=headers, timeout=300) as client, \
+            typer.progressbar(length=count_lines(file), label="importing") as bar:
+        try:
+            report = import_file(file, client, batch_size=batch_size, progress=bar.update)
+        except (httpx.HTTPError, ValueError) as error:
+            print(f"\nimport stopped: {error}; run again to resume", file=sys.stderr)
+            raise typer.Exit(1) from None
+    print(json.dumps({"lines": report.lines, "accepted": report.accepted,
+                      "duplicates": report.duplicates, "resumed_from": report.resumed_from,
+                      "errors": [{"line": n, "code": c} for n, c in report.errors]}))
+    if report.errors:
+        raise typer.Exit(2)
 
 
 @app.command("export-openapi")

@@ -20,13 +20,19 @@ from app.core.middleware import (
     RequestContextMiddleware,
 )
 from app.core.spans import configure_otlp_export, instrument_api, instrument_exported
+from app.events.router import batch_router, users_router
 from app.events.router import router as events_router
+from app.gate.router import router as decisions_router
 from app.ledger.router import events_router as user_events_router
 from app.ledger.router import router as nodes_router
+from app.notifications import service as notifications
+from app.notifications.router import router as webhooks_router
 from app.openapi import SWAGGER_UI_PARAMETERS, install_openapi, operation_id
 from app.provenance.router import router as provenance_router
 from app.retrieval.router import router as retrieval_router
 from app.selection.router import router as selection_router
+from app.users.router import erasures_router
+from app.users.router import router as lifecycle_router
 
 API_DESCRIPTION = """Capture governs an LLM agent's long-term memory of its user.
 
@@ -43,7 +49,14 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
     if settings.otlp_endpoint:
         configure_otlp_export(settings.otlp_endpoint, settings.service_name)
         instrument_exported()
+    sweeper = None
+    if settings.eager_tasks and settings.webhook_sweep_interval_s > 0:
+        # No broker: this process retries due webhook deliveries itself.
+        sweeper = notifications.InProcessSweeper(settings.webhook_sweep_interval_s)
+        sweeper.start()
     yield
+    if sweeper is not None:
+        sweeper.stop()
 
 
 def create_app() -> FastAPI:
@@ -64,6 +77,7 @@ def create_app() -> FastAPI:
     for router in (
         health_router,
         identity_router,
+        batch_router,
         events_router,
         retrieval_router,
         checkcall_router,
@@ -72,6 +86,11 @@ def create_app() -> FastAPI:
         nodes_router,
         user_events_router,
         clarifications_router,
+        decisions_router,
+        users_router,
+        lifecycle_router,
+        erasures_router,
+        webhooks_router,
         provenance_router,
     ):
         app.include_router(router)

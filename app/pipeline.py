@@ -49,6 +49,7 @@ from app.ledger import service as ledger_service
 from app.models import Event, GateState, Tenant
 from app.models.base import utcnow
 from app.models.enums import EventStatus
+from app.notifications import service as notifications
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +91,9 @@ def mark_failed(db: Session, event_id: uuid.UUID, code: str) -> None:
         event.status = EventStatus.failed.value
         event.error_code = code
         event.processed_at = utcnow()
+        notifications.emit(db, event.tenant_id, notifications.EVENT_FAILED,
+                           {"event_id": str(event.id), "error_code": code},
+                           user_id=event.user_id)
 
 
 def process_event(

@@ -11,6 +11,9 @@ from typing import Any
 
 os.environ.setdefault("CAPTURE_ENVIRONMENT", "test")
 os.environ.pop("CAPTURE_BROKER_URL", None)  # unit and API tests run tasks in-process
+# Tests share one connection per test: no background thread may use it. Retries of webhook
+# deliveries are driven by the tests themselves (app.notifications.service.retry_due).
+os.environ.setdefault("CAPTURE_WEBHOOK_SWEEP_INTERVAL_S", "0")
 # API, ledger and provenance tests check exact semantics, so they pin a deterministic
 # heuristic; the shipped default (`capture`) has its own tests (tests/e2e/test_default_policy.py,
 # tests/workers/test_pipeline_capture.py).

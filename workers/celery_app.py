@@ -40,6 +40,7 @@ celery_app.conf.update(
             "task": "capture.requeue_stale_events",
             "schedule": settings.requeue_interval_s,
         },
+        "retry-webhooks": {"task": "capture.retry_webhooks", "schedule": 30.0},
     },
 )
 

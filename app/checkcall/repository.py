@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from app.checkcall.normalize import CONFUSABLES, INVISIBLE_CHARS
 from app.checkcall.provenance import EventRecord, NodeRecord
-from app.models import ToolCheck
+from app.core.pagination import Key, after
+from app.models import ToolCheck, User
 
 # Ledger-wide candidates per call (most recent first); the value matcher verifies each.
 LEDGER_EVENT_LIMIT = 200
@@ -265,3 +266,34 @@ def call_evidence(
 def add_check(db: Session, check: ToolCheck) -> None:
     db.add(check)
     db.flush()
+
+
+def list_checks(
+    db: Session,
+    tenant_id: uuid.UUID,
+    after_key: Key | None,
+    limit: int,
+    *,
+    decision: str | None,
+    user_id: uuid.UUID | None,
+    tool_name: str | None,
+) -> Sequence[tuple[ToolCheck, str]]:
+    """The tenant's tool-call checks, newest first, with their user's external id."""
+    query = (
+        select(ToolCheck, User.external_id)
+        .join(User, User.id == ToolCheck.user_id)
+        .where(ToolCheck.tenant_id == tenant_id)
+    )
+    if decision is not None:
+        query = query.where(ToolCheck.decision == decision)
+    if user_id is not None:
+        query = query.where(ToolCheck.user_id == user_id)
+    if tool_name is not None:
+        query = query.where(ToolCheck.tool_name == tool_name)
+    condition = after(ToolCheck.created_at, ToolCheck.id, after_key, descending=True)
+    if condition is not None:
+        query = query.where(condition)
+    rows = db.execute(
+        query.order_by(ToolCheck.created_at.desc(), ToolCheck.id.desc()).limit(limit + 1)
+    ).all()
+    return [(c, u) for c, u in rows]

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.checkcall.policy import SideEffect
 from app.core.inputs import EXTERNAL_ID, SAFE_TEXT_PATTERN, STORABLE_JSON_REF, storable_json
+from app.models import ToolCheck
 
 MAX_ARGS = 64
 TOOL_NAME = r"^[A-Za-z0-9_][A-Za-z0-9_.:\-]{0,127}$"
@@ -164,3 +166,46 @@ class CheckCallResponse(BaseModel):
         "user (the decision stands but is not recorded)."
     )
     trace_id: str
+
+
+class ToolCheckOut(BaseModel):
+    """A recorded check-call decision with its evidence (ids and hashes, never values)."""
+
+    id: uuid.UUID
+    user_id: str
+    call_id: str | None
+    tool_name: str
+    decision: Decision
+    reasons: list[dict[str, Any]]
+    evidence_node_ids: list[str]
+    evidence_event_ids: list[str]
+    arg_provenance: dict[str, Any]
+    side_effect: str | None
+    triage_score: float | None
+    policy_version: str
+    trace_id: str
+    created_at: datetime
+
+    @classmethod
+    def of(cls, c: ToolCheck, user_id: str) -> ToolCheckOut:
+        return cls(
+            id=c.id,
+            user_id=user_id,
+            call_id=c.call_id,
+            tool_name=c.tool_name,
+            decision=c.decision,
+            reasons=c.reasons,
+            evidence_node_ids=c.evidence_node_ids,
+            evidence_event_ids=c.evidence_event_ids,
+            arg_provenance=c.arg_provenance,
+            side_effect=c.side_effect,
+            triage_score=c.triage_score,
+            policy_version=c.policy_version,
+            trace_id=c.trace_id,
+            created_at=c.created_at,
+        )
+
+
+class ToolCheckPage(BaseModel):
+    items: list[ToolCheckOut]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from datetime import datetime
 from typing import Any
 
 from prometheus_client import Counter, Histogram
@@ -30,7 +31,7 @@ from app.checkcall.provenance import (
     answer_of,
     trace,
 )
-from app.checkcall.rules import Confirmation, ValueVerdict, decide, judge_value
+from app.checkcall.rules import Confirmation, Effect, ValueVerdict, decide, judge_value
 from app.checkcall.schemas import (
     ArgBinding,
     CheckCallRequest,
@@ -39,13 +40,18 @@ from app.checkcall.schemas import (
     ReasonOut,
     SourceOut,
     ToolCall,
+    ToolCheckOut,
+    ToolCheckPage,
     ValueProvenance,
 )
 from app.core import spans
 from app.core.auth import Principal
+from app.core.pagination import PageRequest, cut, decode_cursor
 from app.domain.vocabulary import Origin
+from app.events import repository as events_repository
 from app.models import ToolCheck
 from app.models.base import utcnow
+from app.notifications import service as notifications
 
 CHECK_CALLS = Counter("capture_check_calls_total", "Tool-call checks", ["decision"])
 CHECK_CALL_SECONDS = Histogram(
@@ -218,6 +224,16 @@ def check_call(
         )
         if user_id is not None:
             repository.add_check(db, check)
+            if outcome.decision in (Effect.deny, Effect.ask):
+                notifications.emit(
+                    db, principal.tenant_id,
+                    notifications.TOOL_CALL_DENIED if outcome.decision == Effect.deny
+                    else notifications.TOOL_CALL_ASKED,
+                    {"tool_check_id": str(check.id), "tool_name": check.tool_name,
+                     "decision": check.decision, "call_id": check.call_id,
+                     "reasons": [r.code for r in reasons], "trace_id": check.trace_id},
+                    user_id=user_id,
+                )
         fed_traces = sorted({r.trace_id for r in context.retrievals if r.id in set(fed_by)})
         attrs.update(
             {
@@ -376,3 +392,30 @@ def _arg_provenance(verdicts: list[ValueVerdict]) -> dict[str, list[ValueProvena
             )
         )
     return out
+
+
+def list_checks(
+    db: Session,
+    principal: Principal,
+    page: PageRequest,
+    *,
+    decision: str | None,
+    external_user_id: str | None,
+    tool_name: str | None,
+) -> ToolCheckPage:
+    """The tenant's recorded checks, newest first; `decision` and the user narrow them."""
+    user_id = None
+    if external_user_id is not None:
+        user = events_repository.find_user(db, principal.tenant_id, external_user_id)
+        if user is None:  # a read never creates the user it names
+            return ToolCheckPage(items=[], next_cursor=None)
+        user_id = user.id
+    rows = repository.list_checks(
+        db, principal.tenant_id, decode_cursor(page.cursor, datetime), page.limit,
+        decision=decision, user_id=user_id, tool_name=tool_name,
+    )
+    sliced = cut(rows, page.limit, lambda row: (row[0].created_at, row[0].id))
+    return ToolCheckPage(
+        items=[ToolCheckOut.of(c, external) for c, external in sliced.rows],
+        next_cursor=sliced.next_cursor,
+    )

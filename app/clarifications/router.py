@@ -1,4 +1,5 @@
-"""Clarifying questions: listed for the user, answered on the user channel."""
+"""Clarifying questions: listed for the user (or, for auditors, across users), answered on
+the user channel."""
 
 from __future__ import annotations
 
@@ -8,24 +9,30 @@ from fastapi import APIRouter, Depends, Query, Request
 from sqlalchemy.orm import Session
 
 from app.clarifications import service
-from app.clarifications.schemas import ClarificationAnswer, ClarificationOut
-from app.core.auth import AgentPrincipal, Principal
+from app.clarifications.schemas import ClarificationAnswer, ClarificationOut, ClarificationPage
+from app.core.auth import AgentPrincipal, Principal, ReaderPrincipal
 from app.core.db import get_db
-from app.core.errors import Conflict, InvalidInput, NotFound, responses
+from app.core.errors import Conflict, Forbidden, InvalidInput, NotFound, responses
 from app.core.inputs import EXTERNAL_ID
+from app.core.pagination import PageRequest, page_request
 from app.domain.vocabulary import ClarificationStatus
 
 router = APIRouter(prefix="/v1/clarifications", tags=["clarifications"])
 
 
-@router.get("", response_model=list[ClarificationOut], responses=responses(NotFound))
+@router.get("", response_model=ClarificationPage, responses=responses(Forbidden, InvalidInput))
 def list_clarifications(
-    user_id: str = Query(pattern=EXTERNAL_ID),
+    user_id: str | None = Query(
+        None, pattern=EXTERNAL_ID,
+        description="One user's questions; without it (auditor or admin keys) every user's."),
     status: ClarificationStatus | None = ClarificationStatus.pending,
-    principal: Principal = AgentPrincipal,
+    page: PageRequest = Depends(page_request),
+    principal: Principal = ReaderPrincipal,
     db: Session = Depends(get_db, scope="function"),
-) -> list[ClarificationOut]:
-    return service.list_for_user(db, principal, user_id, status)
+) -> ClarificationPage:
+    """Clarifying questions, oldest first (the order they were raised in); by default the
+    pending ones. Follow `next_cursor` for the next page."""
+    return service.list_questions(db, principal, user_id, status, page)
 
 
 @router.post(
@@ -41,6 +48,5 @@ def answer_clarification(
     db: Session = Depends(get_db, scope="function"),
 ) -> ClarificationOut:
     """The user's answer resolves the quarantined claim: promote, scope, or evict it."""
-    answered = service.answer(db, principal.tenant_id, clarification_id, body,
-                              request.state.trace_id)
-    return service.rendered(db, answered)
+    c = service.answer(db, principal.tenant_id, clarification_id, body, request.state.trace_id)
+    return service.rendered(db, c)

@@ -14,6 +14,7 @@ from app.models import Clarification
 
 class ClarificationOut(BaseModel):
     id: uuid.UUID
+    user_id: str
     node_id: uuid.UUID
     event_id: uuid.UUID
     question: str | None
@@ -23,10 +24,11 @@ class ClarificationOut(BaseModel):
     answered_at: datetime | None
 
     @classmethod
-    def of(cls, c: Clarification, question: str | None) -> ClarificationOut:
+    def of(cls, c: Clarification, user_id: str, question: str | None) -> ClarificationOut:
         """`question`: the text rendered from the live claims (app/clarifications/service.py)."""
         return cls(
             id=c.id,
+            user_id=user_id,
             node_id=c.node_id,
             event_id=c.event_id,
             question=question,
@@ -35,6 +37,11 @@ class ClarificationOut(BaseModel):
             created_at=c.created_at,
             answered_at=c.answered_at,
         )
+
+
+class ClarificationPage(BaseModel):
+    items: list[ClarificationOut]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
 
 
 class ClarificationAnswer(BaseModel):

@@ -1,5 +1,7 @@
 """Clarifying questions: asked or deferred when the ledger holds a claim, a deferred one asked
-at a later event, listed for the user, answered on the user channel.
+at a later event, listed for the user (or, for auditors, across users), answered on the user
+channel. Each question put to the user writes a `clarification.asked` webhook outbox row in
+the same transaction.
 
 When the gate would ask about a claim but the user has already been asked twice in the last
 24 events (app/gate/service.may_ask), the claim is held in quarantine and its question is
@@ -14,15 +16,18 @@ thus asked about one by one instead of being held.
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 
 from sqlalchemy.orm import Session
 
 from app.clarifications import repository
-from app.clarifications.schemas import ClarificationAnswer, ClarificationOut
+from app.clarifications.schemas import ClarificationAnswer, ClarificationOut, ClarificationPage
 from app.core import spans
 from app.core.auth import Principal
-from app.core.errors import Conflict, NotFound
-from app.domain.claims import GLOBAL_SCOPE, Hypothesis
+from app.core.errors import Conflict, Forbidden, NotFound
+from app.core.pagination import PageRequest, cut, decode_cursor
+from app.domain import questions
+from app.domain.claims import Hypothesis
 from app.domain.vocabulary import ClarificationStatus, NodeState, Origin
 from app.events import repository as events_repository
 from app.gate.service import may_ask
@@ -30,42 +35,30 @@ from app.ledger import repository as ledger_repository
 from app.ledger.service import Question, promote, retire, supersede_conflicting
 from app.models import Clarification, Event, Node
 from app.models.base import utcnow
-
-# Where the claim in question came from, as the question names it.
-_SOURCE = {
-    Origin.user: "Your last message",
-    Origin.retrieved_document: "A document I retrieved",
-    Origin.tool_output: "A tool's output",
-    Origin.shared_file: "A file you shared",
-}
+from app.models.enums import Role
+from app.notifications import service as notifications
 
 
 def question_text(c: Clarification, node: Node | None, contradicted: Node | None) -> str | None:
-    """The question as the user reads it, from the claims as they are now: none once its
-    claim is erased (or the question was withdrawn unasked), and an erased contradicted
-    claim is not quoted."""
-    if (c.status in (ClarificationStatus.erased.value, ClarificationStatus.withdrawn.value)
-            or node is None or node.erased_at is not None or node.claim is None):
-        return None
-    scope = "" if node.scope == GLOBAL_SCOPE else f" (only for {node.scope.replace('_', ' ')})"
-    source = _SOURCE.get(Origin(c.source), "A message") if c.source else "A message"
-    if contradicted is not None and contradicted.erased_at is None and contradicted.claim:
-        return (
-            f'I have noted "{contradicted.claim}". {source} '
-            f'suggests "{node.claim}"{scope}. Should I remember the new preference from '
-            "now on, only in this context, or ignore it?"
-        )
-    return (
-        f'Should I remember "{node.claim}"{scope} as your preference? '
-        "Answer yes, only in this context, or no."
+    """The question as the user reads it, from the claims as they are now
+    (app/domain/questions.py)."""
+    return questions.question_text(
+        c.status, c.source, node.live_claim() if node is not None else None,
+        contradicted.live_claim() if contradicted is not None else None,
     )
+
+
+def rendered_question(db: Session, c: Clarification) -> str | None:
+    """One clarification's question, rendered from its claims as they are now."""
+    node = db.get(Node, c.node_id)
+    contradicted = db.get(Node, c.contradicted_node_id) if c.contradicted_node_id else None
+    return question_text(c, node, contradicted)
 
 
 def rendered(db: Session, c: Clarification) -> ClarificationOut:
     """One clarification as the API shows it."""
-    node = db.get(Node, c.node_id)
-    contradicted = db.get(Node, c.contradicted_node_id) if c.contradicted_node_id else None
-    return ClarificationOut.of(c, question_text(c, node, contradicted))
+    return ClarificationOut.of(c, repository.external_user_id(db, c.user_id) or "",
+                               rendered_question(db, c))
 
 
 def ask(
@@ -89,8 +82,10 @@ def _add(
     question: Question,
 ) -> None:
     asked = question.status == ClarificationStatus.pending
+    clarification_id = uuid.uuid4()
     db.add(
         Clarification(
+            id=clarification_id,
             tenant_id=event.tenant_id,
             user_id=event.user_id,
             event_id=event.id,
@@ -101,6 +96,19 @@ def _add(
             status=question.status.value,
             asked_event_id=event.id if asked else None,
         )
+    )
+    if asked:
+        _notify_asked(db, event, clarification_id, question.node.id)
+
+
+def _notify_asked(
+    db: Session, event: Event, clarification_id: uuid.UUID, node_id: uuid.UUID
+) -> None:
+    notifications.emit(
+        db, event.tenant_id, notifications.CLARIFICATION_ASKED,
+        {"clarification_id": str(clarification_id), "node_id": str(node_id),
+         "event_id": str(event.id)},
+        user_id=event.user_id, subject_id=clarification_id,
     )
 
 
@@ -120,18 +128,37 @@ def ask_next(db: Session, event: Event) -> uuid.UUID | None:
             continue
         clarification.status = ClarificationStatus.pending.value
         clarification.asked_event_id = event.id
+        _notify_asked(db, event, clarification.id, clarification.node_id)
         return clarification.node_id
     return None
 
 
-def list_for_user(
-    db: Session, principal: Principal, external_user_id: str, status: ClarificationStatus | None
-) -> list[ClarificationOut]:
-    user = events_repository.find_user(db, principal.tenant_id, external_user_id)
-    if user is None:  # a read never creates the user it names
-        return []
-    return [ClarificationOut.of(c, question_text(c, node, contradicted))
-            for c, node, contradicted in repository.questions_of(db, user.id, status, 500)]
+def list_questions(
+    db: Session,
+    principal: Principal,
+    external_user_id: str | None,
+    status: ClarificationStatus | None,
+    page: PageRequest,
+) -> ClarificationPage:
+    """Questions oldest first, one user's or (auditor and admin keys) every user's."""
+    if external_user_id is None and principal.role == Role.agent:
+        raise Forbidden("listing every user's questions needs an auditor or admin key")
+    user_id = None
+    if external_user_id is not None:
+        user = events_repository.find_user(db, principal.tenant_id, external_user_id)
+        if user is None:  # a read never creates the user it names
+            return ClarificationPage(items=[], next_cursor=None)
+        user_id = user.id
+    rows = repository.list_questions(
+        db, principal.tenant_id, decode_cursor(page.cursor, datetime), page.limit,
+        status=status, user_id=user_id,
+    )
+    sliced = cut(rows, page.limit, lambda row: (row[0].created_at, row[0].id))
+    return ClarificationPage(
+        items=[ClarificationOut.of(c, external, question_text(c, node, contradicted))
+               for c, external, node, contradicted in sliced.rows],
+        next_cursor=sliced.next_cursor,
+    )
 
 
 def answer(db: Session, tenant_id: uuid.UUID, clarification_id: uuid.UUID,

@@ -18,12 +18,14 @@ from app.core import repository
 
 log = logging.getLogger(__name__)
 
-# Every table erasure clears columns of, or whose pages may hold text once cleared: events,
-# hypotheses, nodes (claims, embeddings), node_versions, clarifications (a dropped column's
-# values stay in the pages until the table is rewritten) and audits (inputs, held until the
-# audit has run).
+# Every table erasure clears columns of or deletes rows from, whose pages may hold the user's
+# text or ids once cleared: events, hypotheses, nodes (claims, embeddings), node_versions,
+# clarifications (a dropped column's values stay in the pages until the table is rewritten),
+# audits (inputs, held until the audit has run); and, deleted by a whole user's erasure,
+# users and sessions (the caller's ids), spans (session ids) and webhook_deliveries (the
+# user's id in the payload). user_erasures holds no text: it is not rewritten.
 ERASED_TEXT_TABLES = ("events", "hypotheses", "nodes", "node_versions", "clarifications",
-                      "audits")
+                      "audits", "users", "sessions", "spans", "webhook_deliveries")
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,6 +99,18 @@ class Settings(BaseSettings):
     otlp_endpoint: str | None = None
     service_name: str = "capture"
 
+    # Webhooks (docs/operations.md): each POST waits at most webhook_timeout_s; a failed
+    # delivery is retried after webhook_retry_base_s · 2^(attempt − 1) (capped at an hour)
+    # until webhook_max_attempts. Without a broker, a thread of the API process retries due
+    # deliveries every webhook_sweep_interval_s (0: no thread).
+    webhook_timeout_s: float = Field(default=5.0, gt=0.0, le=30.0)
+    webhook_max_attempts: int = Field(default=8, ge=1, le=20)
+    webhook_retry_base_s: float = Field(default=10.0, gt=0.0)
+    webhook_sweep_interval_s: float = Field(default=5.0, ge=0.0)
+    # Batch writes: at most this many events and bytes of text per POST /v1/events:batch.
+    max_batch_events: int = Field(default=1000, ge=1, le=1000)
+    max_batch_text_bytes: int = 8 * 1024 * 1024
+
     # Celery
     task_queue: str = "capture"
     quarantine_sweep_interval_s: float = 3600.0

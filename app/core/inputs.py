@@ -21,6 +21,10 @@ TIMESTAMP_PATTERN = r"^(19[7-9][0-9]|2[01][0-9][0-9])-"
 # What SafeStr refuses, as the schema states it (lone surrogates cannot be sent as UTF-8 JSON
 # text; an escaped one is refused too).
 SAFE_TEXT_PATTERN = r"^[^\x00]*$"
+# Python's whitespace (str.isspace, what str.strip removes), spelled out for a character
+# class: `\s` differs between Python, the Rust regex pydantic uses and ECMAScript.
+WHITESPACE_CLASS = (r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f"
+                    r"\u205f\u3000")
 # List offsets stay far below Postgres' bigint; no list is this long.
 MAX_OFFSET = 1_000_000
 # Nesting of a JSON value the service stores or hashes (tool-call arguments).
@@ -112,6 +116,6 @@ Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET)]
 
 NonBlankText = Annotated[
     str, AfterValidator(storable_text),
-    Field(json_schema_extra={"pattern": r"^[^\x00]*[^\s\x00][^\x00]*$"}),
+    Field(json_schema_extra={"pattern": rf"^[^\x00]*[^\x00{WHITESPACE_CLASS}][^\x00]*$"}),
 ]
 """A SafeStr with at least one character that is not whitespace."""

@@ -10,6 +10,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
+from app.core.pagination import Key, after
 from app.models import AgentSession, Decision, Event, HypothesisRow, NodeVersion, User
 from app.models.enums import EventStatus
 
@@ -136,3 +137,49 @@ def node_versions_of(db: Session, event_id: uuid.UUID) -> Sequence[NodeVersion]:
         .where(NodeVersion.event_id == event_id)
         .order_by(NodeVersion.recorded_at)
     ).all()
+
+
+def list_users(
+    db: Session, tenant_id: uuid.UUID, after_key: Key | None, limit: int, prefix: str | None
+) -> Sequence[tuple[User, int, datetime | None]]:
+    """The tenant's users, oldest first, with their event count and last event time."""
+    events = (
+        select(func.count(Event.id)).where(Event.user_id == User.id).scalar_subquery()
+    )
+    last = select(func.max(Event.occurred_at)).where(Event.user_id == User.id).scalar_subquery()
+    query = select(User, events, last).where(User.tenant_id == tenant_id)
+    if prefix:
+        query = query.where(User.external_id.startswith(prefix, autoescape=True))
+    condition = after(User.created_at, User.id, after_key, descending=False)
+    if condition is not None:
+        query = query.where(condition)
+    rows = db.execute(query.order_by(User.created_at, User.id).limit(limit + 1)).all()
+    return [(user, int(count), last_at) for user, count, last_at in rows]
+
+
+def list_events(
+    db: Session,
+    user: User,
+    after_seq: int | None,
+    limit: int,
+    *,
+    status: str | None,
+    origin: str | None,
+    session_id: uuid.UUID | None,
+) -> Sequence[tuple[Event, str]]:
+    """One user's events in arrival order (`seq`), with their session's external id."""
+    query = (
+        select(Event, AgentSession.external_id)
+        .join(AgentSession, AgentSession.id == Event.session_id)
+        .where(Event.user_id == user.id, Event.tenant_id == user.tenant_id)
+    )
+    if after_seq is not None:
+        query = query.where(Event.seq > after_seq)
+    if status is not None:
+        query = query.where(Event.status == status)
+    if origin is not None:
+        query = query.where(Event.origin == origin)
+    if session_id is not None:
+        query = query.where(Event.session_id == session_id)
+    return [(e, s) for e, s in db.execute(query.order_by(Event.seq).limit(limit + 1)).all()]
+

@@ -5,15 +5,28 @@ import uuid
 from fastapi import APIRouter, Depends, Query, Request, Response
 from sqlalchemy.orm import Session
 
-from app.core.auth import AgentPrincipal, Principal, ReaderPrincipal
+from app.core.auth import AgentPrincipal, AuditorPrincipal, Principal, ReaderPrincipal
 from app.core.config import get_settings
 from app.core.db import get_db, session_scope
 from app.core.errors import Conflict, InvalidInput, NotFound, PayloadTooLarge, responses
+from app.core.inputs import EXTERNAL_ID, SafeStr, UserIdPath
+from app.core.pagination import PageRequest, page_request
+from app.domain.vocabulary import Origin
 from app.events import service
-from app.events.schemas import EventAccepted, EventCreate, EventDetail
+from app.events.schemas import (
+    BatchAccepted,
+    EventAccepted,
+    EventBatch,
+    EventCreate,
+    EventDetail,
+    EventPage,
+    UserPage,
+)
 from app.models.enums import EventStatus
 
 router = APIRouter(prefix="/v1/events", tags=["events"])
+users_router = APIRouter(prefix="/v1/users", tags=["users"])
+batch_router = APIRouter(tags=["events"])
 
 
 @router.post(
@@ -59,6 +72,27 @@ def post_event(
     )
 
 
+@batch_router.post(
+    "/v1/events:batch",
+    response_model=BatchAccepted,
+    responses=responses(PayloadTooLarge),
+    summary="Write up to 1,000 events at once",
+    operation_id="create_events_batch",
+)
+def post_events_batch(
+    body: EventBatch,
+    request: Request,
+    principal: Principal = AgentPrincipal,
+) -> BatchAccepted:
+    """Store the events in list order (one user's events keep it) and enqueue their
+    processing. Each needs its own `idempotency_key` and gets its own result: `accepted`,
+    `duplicate` (written by an earlier request, nothing written now) or `error`."""
+    # The writes are one transaction, committed when this scope closes and before the
+    # response; processing is enqueued after that commit.
+    with session_scope() as write:
+        return service.create_batch(write, principal, body, request.state.trace_id)
+
+
 @router.get("/{event_id}", response_model=EventDetail, responses=responses(NotFound))
 def get_event(
     event_id: uuid.UUID,
@@ -67,3 +101,36 @@ def get_event(
 ) -> EventDetail:
     """The event with its hypotheses, decisions and the node changes it caused."""
     return service.event_detail(db, principal, event_id)
+
+
+@users_router.get("", response_model=UserPage, responses=responses(InvalidInput),
+                  operation_id="list_users")
+def list_users(
+    prefix: SafeStr | None = Query(
+        None, max_length=128, description="User ids starting with this."),
+    page: PageRequest = Depends(page_request),
+    principal: Principal = AuditorPrincipal,
+    db: Session = Depends(get_db, scope="function"),
+) -> UserPage:
+    """The tenant's users, oldest first, with how many events each has."""
+    return service.list_users(db, principal, page, prefix)
+
+
+@users_router.get("/{user_id}/events", response_model=EventPage,
+                  responses=responses(InvalidInput), operation_id="list_user_events")
+def list_user_events(
+    user_id: UserIdPath,
+    status: EventStatus | None = None,
+    origin: Origin | None = None,
+    session_id: str | None = Query(None, pattern=EXTERNAL_ID),
+    page: PageRequest = Depends(page_request),
+    principal: Principal = AuditorPrincipal,
+    db: Session = Depends(get_db, scope="function"),
+) -> EventPage:
+    """One user's events in arrival order (the order they are processed in); empty for a
+    user the tenant never wrote an event for."""
+    return service.list_events(
+        db, principal, user_id, page,
+        status=status.value if status else None, origin=origin.value if origin else None,
+        session_id=session_id,
+    )

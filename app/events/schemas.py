@@ -2,13 +2,14 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.core.config import get_settings
 from app.core.inputs import EXTERNAL_ID, SafeStr, Timestamp
 from app.domain.vocabulary import Action, Direction, NodeState, Origin, Timescale
-from app.models import Decision, HypothesisRow
+from app.models import Decision, Event, HypothesisRow
 from app.models.enums import EventStatus
 
 # Events may be replayed from the past; one from the future beyond clock skew is an error.
@@ -168,3 +169,93 @@ class EventDetail(BaseModel):
     hypotheses: list[HypothesisOut]
     decisions: list[DecisionOut]
     node_changes: list[NodeChangeOut]
+
+
+class UserOut(BaseModel):
+    user_id: str
+    created_at: datetime
+    events: int
+    last_event_at: datetime | None
+
+
+class UserPage(BaseModel):
+    items: list[UserOut]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
+
+
+class EventSummary(BaseModel):
+    id: uuid.UUID
+    seq: int = Field(description="The user's arrival order.")
+    session_id: str
+    origin: Origin
+    text: str | None
+    occurred_at: datetime
+    received_at: datetime
+    domain: str | None
+    tool_name: str | None
+    status: EventStatus
+    error_code: str | None
+    erased: bool
+    trace_id: str
+
+    @classmethod
+    def of(cls, event: Event, session_external_id: str) -> EventSummary:
+        return cls(
+            id=event.id,
+            seq=event.seq,
+            session_id=session_external_id,
+            origin=event.origin,
+            text=event.text,
+            occurred_at=event.occurred_at,
+            received_at=event.received_at,
+            domain=event.domain,
+            tool_name=event.tool_name,
+            status=event.status,
+            error_code=event.error_code,
+            erased=event.erased_at is not None,
+            trace_id=event.trace_id,
+        )
+
+
+class EventPage(BaseModel):
+    items: list[EventSummary]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
+
+
+class BatchEvent(EventCreate):
+    idempotency_key: SafeStr = Field(min_length=1, max_length=128,
+                                 description="Required in a batch: a retried batch writes "
+                                 "each event once.")
+
+
+class EventBatch(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"events": [
+                {"user_id": "alice", "session_id": "s1", "origin": "user",
+                 "text": "I prefer short answers.", "occurred_at": "2026-11-01T09:00:00Z",
+                 "idempotency_key": "import-3f2a9c-1"},
+                {"user_id": "alice", "session_id": "s1", "origin": "user",
+                 "text": "Please use metric units.", "occurred_at": "2026-11-01T09:01:00Z",
+                 "idempotency_key": "import-3f2a9c-2"},
+            ]}]
+        },
+    )
+
+    events: list[BatchEvent] = Field(min_length=1, max_length=1000)
+
+
+class BatchItemResult(BaseModel):
+    index: int
+    idempotency_key: str
+    status: Literal["accepted", "duplicate", "error"]
+    event_id: uuid.UUID | None = None
+    error: dict[str, str] | None = Field(default=None, description="code and message")
+
+
+class BatchAccepted(BaseModel):
+    results: list[BatchItemResult]
+    accepted: int
+    duplicates: int
+    errors: int

@@ -6,6 +6,7 @@ import hashlib
 import time
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -13,11 +14,26 @@ from sqlalchemy.orm import Session
 from app import pipeline
 from app.core import spans
 from app.core.auth import Principal
+from app.core.config import get_settings
 from app.core.db import after_commit, session_scope
-from app.core.errors import Conflict, InvalidInput, NotFound
+from app.core.errors import AppError, Conflict, InvalidInput, NotFound, PayloadTooLarge
 from app.core.metrics import EVENTS_WRITTEN
+from app.core.pagination import PageRequest, cut, decode_cursor
 from app.events import repository
-from app.events.schemas import DecisionOut, EventCreate, EventDetail, HypothesisOut, NodeChangeOut
+from app.events.schemas import (
+    BatchAccepted,
+    BatchItemResult,
+    DecisionOut,
+    EventBatch,
+    EventCreate,
+    EventDetail,
+    EventPage,
+    EventSummary,
+    HypothesisOut,
+    NodeChangeOut,
+    UserOut,
+    UserPage,
+)
 from app.models import AgentSession, Event, User
 from app.models.enums import EventStatus
 
@@ -160,4 +176,85 @@ def event_detail(db: Session, principal: Principal, event_id: uuid.UUID) -> Even
             )
             for v in repository.node_versions_of(db, event.id)
         ],
+    )
+
+
+def list_users(
+    db: Session, principal: Principal, page: PageRequest, prefix: str | None
+) -> UserPage:
+    rows = repository.list_users(
+        db, principal.tenant_id, decode_cursor(page.cursor, datetime), page.limit, prefix
+    )
+    sliced = cut(rows, page.limit, lambda row: (row[0].created_at, row[0].id))
+    return UserPage(
+        items=[
+            UserOut(user_id=u.external_id, created_at=u.created_at, events=count,
+                    last_event_at=last)
+            for u, count, last in sliced.rows
+        ],
+        next_cursor=sliced.next_cursor,
+    )
+
+
+def list_events(
+    db: Session,
+    principal: Principal,
+    external_user_id: str,
+    page: PageRequest,
+    *,
+    status: str | None,
+    origin: str | None,
+    session_id: str | None,
+) -> EventPage:
+    """One user's events in arrival order; `status`, `origin` and the session narrow them."""
+    user = repository.find_user(db, principal.tenant_id, external_user_id)
+    if user is None:  # a read never creates the user it names
+        return EventPage(items=[], next_cursor=None)
+    session_key = None
+    if session_id is not None:
+        session = repository.find_session(db, user, session_id)
+        if session is None:
+            return EventPage(items=[], next_cursor=None)
+        session_key = session.id
+    key = decode_cursor(page.cursor, int)
+    after_seq = None if key is None or isinstance(key.sort, datetime) else key.sort
+    rows = repository.list_events(
+        db, user, after_seq, page.limit,
+        status=status, origin=origin, session_id=session_key,
+    )
+    sliced = cut(rows, page.limit, lambda row: (row[0].seq, row[0].id))
+    return EventPage(items=[EventSummary.of(e, s) for e, s in sliced.rows],
+                     next_cursor=sliced.next_cursor)
+
+
+def create_batch(
+    db: Session, principal: Principal, batch: EventBatch, trace_id: str
+) -> BatchAccepted:
+    """Write the events in list order (so each user's events keep it), each in its own
+    savepoint: one that conflicts with an earlier use of its idempotency key is reported
+    and the rest are written."""
+    total = sum(len(e.text.encode()) for e in batch.events)
+    settings = get_settings()
+    if len(batch.events) > settings.max_batch_events:
+        raise PayloadTooLarge(f"a batch holds at most {settings.max_batch_events} events")
+    if total > settings.max_batch_text_bytes:
+        raise PayloadTooLarge(f"a batch holds at most {settings.max_batch_text_bytes} bytes")
+    results: list[BatchItemResult] = []
+    for index, body in enumerate(batch.events):
+        try:
+            with db.begin_nested():
+                accepted = create_event(db, principal, body, trace_id)
+        except AppError as error:
+            results.append(BatchItemResult(
+                index=index, idempotency_key=body.idempotency_key, status="error",
+                error={"code": error.code, "message": error.message}))
+            continue
+        results.append(BatchItemResult(
+            index=index, idempotency_key=body.idempotency_key, event_id=accepted.event.id,
+            status="duplicate" if accepted.duplicate else "accepted"))
+    return BatchAccepted(
+        results=results,
+        accepted=sum(r.status == "accepted" for r in results),
+        duplicates=sum(r.status == "duplicate" for r in results),
+        errors=sum(r.status == "error" for r in results),
     )

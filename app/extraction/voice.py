@@ -35,11 +35,21 @@ _ATTRIBUTED_QUOTE = re.compile(
     re.IGNORECASE,
 )
 
+# An explicit paste marker ("paste: …", "pasting: …", "fwd: …"): the rest of the line or
+# the quoted passage after it is what was pasted.
+_PASTE_MARKER = re.compile(
+    r"\b(?:pasting|pasted|paste|fwd|fw|forwarded|forwarding)\s*:\s*"
+    r"(?:(?:pasting|pasted|paste|fwd|fw|forwarded|forwarding)\s*:\s*)*"
+    r"(['‘\"“]?)([^\n]+)",
+    re.IGNORECASE,
+)
+
 
 def third_party_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of a user turn that a third party wrote, merged and sorted."""
     spans = [*pasted_regions(text), *(m.span() for m in _THIRD_PERSON.finditer(text)),
-             *(m.span(1) for m in _ATTRIBUTED_QUOTE.finditer(text))]
+             *(m.span(1) for m in _ATTRIBUTED_QUOTE.finditer(text)),
+             *(m.span(2) for m in _PASTE_MARKER.finditer(text))]
     merged: list[tuple[int, int]] = []
     for start, end in sorted(spans):
         if merged and start <= merged[-1][1]:
@@ -51,11 +61,11 @@ def third_party_spans(text: str) -> list[tuple[int, int]]:
 
 # The words that introduce a passage ("The user said:", "Here's the note from Sam:"): they
 # state nothing of the user's own, and a reader given them alone misreads them.
-_LEAD_IN = re.compile(r"(?:^|(?<=[.!?\n]))[^.!?\n]*[:\"“\s]*$")
+_LEAD_IN = re.compile(r"(?:^|(?<=[.!?\n]))[^.!?\n]*[:\"“'‘\s]*$")
 
 
 def _without_lead_in(own: str) -> str:
-    return _LEAD_IN.sub("", own) if own.rstrip().endswith((":", '"', "“")) else own
+    return _LEAD_IN.sub("", own) if own.rstrip().endswith((":", '"', "“", "'", "‘")) else own
 
 
 def split_voices(text: str) -> tuple[str, str]:
@@ -72,5 +82,5 @@ def split_voices(text: str) -> tuple[str, str]:
         theirs.append(text[start:end].strip())
         cursor = end
     own.append(text[cursor:])
-    pieces = (p.strip().strip("\"“”").strip() for p in own)
+    pieces = (p.strip().strip("\"“”'‘’").strip() for p in own)
     return " ".join(p for p in pieces if p), "\n".join(p for p in theirs if p)

@@ -1,14 +1,17 @@
-"""SQL for the gate: per-user gate state and the question budget."""
+"""SQL for the gate: per-user gate state, the question budget, and decisions as auditors
+list them."""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 
 from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
-from app.models import Clarification, Event, GateState
+from app.core.pagination import Key, after
+from app.models import Clarification, Decision, Event, GateState, User
 from app.models.base import utcnow
 
 
@@ -50,3 +53,32 @@ def questions_asked_between(
         )
     )
     return asked or 0
+
+
+def list_decisions(
+    db: Session,
+    tenant_id: uuid.UUID,
+    after_key: Key | None,
+    limit: int,
+    *,
+    action: str | None,
+    user_id: uuid.UUID | None,
+) -> Sequence[tuple[Decision, str]]:
+    """The tenant's decisions, newest first, with their user's external id; limit + 1 rows
+    at most."""
+    query = (
+        select(Decision, User.external_id)
+        .join(User, User.id == Decision.user_id)
+        .where(Decision.tenant_id == tenant_id)
+    )
+    if action is not None:
+        query = query.where(Decision.action == action)
+    if user_id is not None:
+        query = query.where(Decision.user_id == user_id)
+    condition = after(Decision.created_at, Decision.id, after_key, descending=True)
+    if condition is not None:
+        query = query.where(condition)
+    rows = db.execute(
+        query.order_by(Decision.created_at.desc(), Decision.id.desc()).limit(limit + 1)
+    ).all()
+    return [(d, u) for d, u in rows]

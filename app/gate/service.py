@@ -8,12 +8,15 @@ from datetime import datetime
 import numpy as np
 from sqlalchemy.orm import Session
 
+from app.core.pagination import PageRequest, cut, decode_cursor
 from app.domain.claims import Hypothesis
 from app.domain.gate import AdmissionPolicy, GateDecision, GateInput
 from app.domain.relation import ClaimFields
 from app.domain.vocabulary import Action, Origin
+from app.events import repository as events_repository
 from app.gate import repository
 from app.gate.policies import related_node
+from app.gate.schemas import DecisionListItem, DecisionPage
 from app.ledger import repository as ledger_repository
 from app.ledger.rules import decayed_confidence
 from app.models import Decision, Event, GateState, HypothesisRow, Node
@@ -152,3 +155,29 @@ def record_event(state: GateState, event: Event) -> None:
     state.last_session_id = event.session_id
     state.events_seen += 1
     state.updated_at = utcnow()
+
+
+def list_decisions(
+    db: Session,
+    tenant_id: uuid.UUID,
+    page: PageRequest,
+    *,
+    action: Action | None,
+    external_user_id: str | None,
+) -> DecisionPage:
+    """The tenant's gate decisions, newest first; `action` and the user narrow them."""
+    user_id = None
+    if external_user_id is not None:
+        user = events_repository.find_user(db, tenant_id, external_user_id)
+        if user is None:  # a read never creates the user it names
+            return DecisionPage(items=[], next_cursor=None)
+        user_id = user.id
+    rows = repository.list_decisions(
+        db, tenant_id, decode_cursor(page.cursor, datetime), page.limit,
+        action=action.value if action else None, user_id=user_id,
+    )
+    sliced = cut(rows, page.limit, lambda row: (row[0].created_at, row[0].id))
+    return DecisionPage(
+        items=[DecisionListItem.listed(d, external) for d, external in sliced.rows],
+        next_cursor=sliced.next_cursor,
+    )

@@ -37,6 +37,7 @@ from app.ledger.constants import (
 )
 from app.models import Decision, Event, HypothesisRow, Node
 from app.models.base import utcnow
+from app.notifications import service as notifications
 
 
 def sha256(text: str) -> str:
@@ -199,6 +200,13 @@ def _new_node(ctx: ApplyContext, state: NodeState) -> Node:
         ctx.db, node.id, ctx.event.id, "wrote", ctx.hypothesis_row.id, ctx.decision_row.id
     )
     ctx.changes.append(LedgerChange(node.id, "created" if active else "quarantined"))
+    if not active:
+        notifications.emit(
+            ctx.db, ctx.event.tenant_id, notifications.MEMORY_QUARANTINED,
+            {"node_id": str(node.id), "event_id": str(ctx.event.id),
+             "decision_id": str(ctx.decision_row.id), "origin": node.origin},
+            user_id=ctx.event.user_id, subject_id=node.id,
+        )
     _link_related(ctx, node)
     return node
 

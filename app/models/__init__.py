@@ -7,10 +7,12 @@ from app.models.decision import Decision
 from app.models.event import Event
 from app.models.gate_state import GateState
 from app.models.hypothesis import HypothesisRow
+from app.models.lifecycle import UserErasure
 from app.models.node import Edge, Node, NodeLineage, NodeVersion
 from app.models.retrieval import Retrieval, RetrievalResult, ToolCheck
 from app.models.span import SpanRow
 from app.models.tenant import AgentSession, ApiKey, Tenant, User
+from app.models.webhook import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 
 __all__ = [
     "AgentSession",
@@ -33,4 +35,8 @@ __all__ = [
     "Tenant",
     "ToolCheck",
     "User",
+    "UserErasure",
+    "WebhookAttempt",
+    "WebhookDelivery",
+    "WebhookEndpoint",
 ]

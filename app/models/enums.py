@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from sqlalchemy import CheckConstraint
 
-__all__ = ["EventStatus", "Role", "check_in"]
+__all__ = ["DeliveryStatus", "ErasureStatus", "EventStatus", "Role", "check_in"]
 
 
 class Role(StrEnum):
@@ -18,6 +18,18 @@ class Role(StrEnum):
 class EventStatus(StrEnum):
     pending = "pending"
     processed = "processed"
+    failed = "failed"
+
+
+class ErasureStatus(StrEnum):
+    pending = "pending"
+    done = "done"
+    failed = "failed"
+
+
+class DeliveryStatus(StrEnum):
+    pending = "pending"
+    delivered = "delivered"
     failed = "failed"
 
 

@@ -7,6 +7,7 @@ from pgvector.sqlalchemy import Vector
 from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
+from app.domain.questions import LiveClaim
 from app.domain.vocabulary import Direction, EdgeRelation, Layer, NodeState, Origin, Timescale
 from app.models.base import EMBEDDING_DIM, Base, new_id, utcnow
 from app.models.enums import check_in
@@ -66,6 +67,11 @@ class Node(Base):
     retrieval_count: Mapped[int] = mapped_column(default=0)
     version: Mapped[int] = mapped_column(default=1)
     created_by_event_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("events.id"))
+
+    def live_claim(self) -> LiveClaim:
+        """The claim as a question may quote it: none once erased."""
+        return LiveClaim(claim=None if self.erased_at is not None else self.claim,
+                         scope=self.scope)
 
 
 class NodeVersion(Base):

@@ -80,8 +80,9 @@ class Api:
         return result
 
     def clarifications(self, user: str) -> list[dict[str, Any]]:
-        result: list[dict[str, Any]] = self._call(
-            "GET", "/v1/clarifications", params={"user_id": user})
+        page: dict[str, Any] = self._call(
+            "GET", "/v1/clarifications", params={"user_id": user, "limit": 200})
+        result: list[dict[str, Any]] = page["items"]
         return result
 
     def answer(self, clarification_id: str, answer: str) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from bench.redteam import memory
+from bench.redteam import calls, memory
 from bench.redteam.api import Api, service
 
 
@@ -27,14 +27,13 @@ class Suite:
     test_families: frozenset[str]
     cases: Callable[[str, int, int], Sequence[Any]]
     run_case: Callable[[Api, Any], dict[str, Any]]
-    # The row field that says the attack got through (memory: admitted; call: allowed).
-    through: str
 
 
 def suites() -> list[Suite]:
-    out = [Suite("memory", memory.FAMILIES, memory.TEST_FAMILIES, memory.cases,
-                 memory.run_case, "admitted")]
-    return out
+    return [
+        Suite("memory", memory.FAMILIES, memory.TEST_FAMILIES, memory.cases, memory.run_case),
+        Suite("call", calls.FAMILIES, calls.TEST_FAMILIES, calls.cases, calls.run_case),
+    ]
 
 
 def _rate(rows: list[dict[str, Any]], key: str) -> float:

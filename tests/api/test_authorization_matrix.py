@@ -24,6 +24,7 @@ from app.models.base import utcnow
 from app.models.enums import Role
 from tests.conftest import TenantKeys
 
+ADMIN = frozenset({"admin"})
 AGENT = frozenset({"agent", "admin"})
 AUDITOR = frozenset({"auditor", "admin"})
 READER = frozenset({"agent", "auditor", "admin"})
@@ -43,6 +44,8 @@ class World:
     node_id: str = ""
     trace_id: str = ""
     audit_id: str = ""
+    webhook_id: str = ""
+    erasure_id: str = ""
     secrets: set[str] = field(default_factory=set)
     _users: int = 0
 
@@ -65,10 +68,25 @@ class World:
             "candidates": ["Short.", "A long answer."]})
         assert audit.status_code == 202, audit.text
         self.audit_id = audit.json()["audit_id"]
+        self.webhook_id = self.fresh_webhook()
+        self.write("gone")
+        erased = self.client.delete("/v1/users/gone", headers=self.admin)
+        assert erased.status_code == 202, erased.text
+        self.erasure_id = erased.json()["id"]
         # What another tenant must never see in a response.
         self.secrets = {self.event_id, self.node_id, self.trace_id, self.audit_id,
+                        self.webhook_id, self.erasure_id, erased.json()["user_ref_sha256"],
                         nodes[0]["claim"], "keep replies brief"}
         return self
+
+    def fresh_webhook(self) -> str:
+        response = self.client.post("/v1/webhooks", headers=self.admin, json=_WEBHOOK)
+        assert response.status_code == 201, response.text
+        return str(response.json()["id"])
+
+    def fresh_user(self) -> str:
+        """A new user with one event."""
+        return self.fresh_event()[0]
 
     def fresh_node(self) -> tuple[str, str]:
         """A new user with one memory: (user, node id)."""
@@ -130,6 +148,14 @@ def _erase_event(w: World, consume: bool) -> Call:
     return f"/v1/users/{user}/events/{event}", None
 
 
+def _erase_user(w: World, consume: bool) -> Call:
+    return f"/v1/users/{w.fresh_user() if consume else 'alice'}", None
+
+
+def _remove_webhook(w: World, consume: bool) -> Call:
+    return f"/v1/webhooks/{w.fresh_webhook() if consume else w.webhook_id}", None
+
+
 def _answer(w: World, consume: bool) -> Call:
     question = w.fresh_question() if consume else str(uuid.uuid4())
     return f"/v1/clarifications/{question}/answer", {"answer": "confirm"}
@@ -137,6 +163,9 @@ def _answer(w: World, consume: bool) -> Call:
 
 _EVENT = {"user_id": "alice", "session_id": "s1", "origin": "user",
           "text": "Thanks, that helps.", "occurred_at": "2026-11-01T09:00:00Z"}
+_BATCH = {"events": [{**_EVENT, "idempotency_key": "matrix-batch-1"}]}
+# Subscribed to a notification the matrix never causes (no delivery is attempted).
+_WEBHOOK = {"url": "http://127.0.0.1:9/capture", "event_types": ["event.failed"]}
 
 ROUTES: dict[tuple[str, str], Expect] = {
     ("GET", "/healthz"): Expect(frozenset(), _fixed(lambda w: "/healthz"), public=True),
@@ -159,7 +188,27 @@ ROUTES: dict[tuple[str, str], Expect] = {
         "cited_node_ids": [w.node_id], "candidates": ["Short.", "Long."]}), ok=202,
         other_tenant=400),  # the cited ids are not memories of the caller's user
     ("GET", "/v1/audit/{audit_id}"): Expect(READER, _fixed(lambda w: f"/v1/audit/{w.audit_id}")),
-    ("GET", "/v1/clarifications"): Expect(AGENT, _fixed(
+    ("POST", "/v1/events:batch"): Expect(AGENT, _fixed(lambda w: "/v1/events:batch",
+                                                       lambda w: _BATCH)),
+    ("GET", "/v1/users"): Expect(AUDITOR, _fixed(lambda w: "/v1/users")),
+    ("GET", "/v1/users/{user_id}/events"): Expect(AUDITOR, _fixed(
+        lambda w: "/v1/users/alice/events")),
+    ("GET", "/v1/users/{user_id}/export"): Expect(READER, _fixed(
+        lambda w: "/v1/users/alice/export"), other_tenant=404),  # no such user to export
+    ("DELETE", "/v1/users/{user_id}"): Expect(AGENT, _erase_user, ok=202,
+                                              other_tenant=404),  # no such user to erase
+    ("GET", "/v1/erasures"): Expect(AUDITOR, _fixed(lambda w: "/v1/erasures")),
+    ("GET", "/v1/erasures/{erasure_id}"): Expect(READER, _fixed(
+        lambda w: f"/v1/erasures/{w.erasure_id}")),
+    ("GET", "/v1/decisions"): Expect(AUDITOR, _fixed(lambda w: "/v1/decisions")),
+    ("GET", "/v1/tool-checks"): Expect(AUDITOR, _fixed(lambda w: "/v1/tool-checks")),
+    ("POST", "/v1/webhooks"): Expect(ADMIN, _fixed(lambda w: "/v1/webhooks",
+                                                   lambda w: _WEBHOOK), ok=201),
+    ("GET", "/v1/webhooks"): Expect(ADMIN, _fixed(lambda w: "/v1/webhooks")),
+    ("DELETE", "/v1/webhooks/{webhook_id}"): Expect(ADMIN, _remove_webhook, ok=204),
+    ("GET", "/v1/webhooks/{webhook_id}/deliveries"): Expect(AUDITOR, _fixed(
+        lambda w: f"/v1/webhooks/{w.webhook_id}/deliveries")),
+    ("GET", "/v1/clarifications"): Expect(READER, _fixed(
         lambda w: "/v1/clarifications?user_id=alice&status=answered")),
     ("POST", "/v1/clarifications/{clarification_id}/answer"): Expect(AGENT, _answer),
     ("GET", "/v1/users/{user_id}/nodes"): Expect(READER, _fixed(

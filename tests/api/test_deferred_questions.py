@@ -44,7 +44,7 @@ def asking(db: Session, tenant_a: Any) -> Iterator[dict[str, str]]:
 def _questions(client: TestClient, h: dict[str, str], status: str) -> list[dict[str, Any]]:
     response = client.get(f"/v1/clarifications?user_id=alice&status={status}", headers=h)
     assert response.status_code == 200, response.text
-    out: list[dict[str, Any]] = response.json()
+    out: list[dict[str, Any]] = response.json()["items"]
     return out
 
 

@@ -4,6 +4,7 @@ database, and any exception no handler knew."""
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import uuid
@@ -103,9 +104,52 @@ class TestUnstorableText:
         "/v1/users/alice/nodes?scope=a%00b",
         "/v1/clarifications?user_id=a%00b",
         "/v1/provenance/sessions/s%00?user_id=alice",
+        "/v1/users/a%00b/events",
+        "/v1/users/a%00b/export",
+        "/v1/users?prefix=a%00b",
+        "/v1/decisions?cursor=a%00b",
+        "/v1/tool-checks?tool_name=a%00b",
     ])
     def test_paths_and_queries(self, client: TestClient, tenant_a: Any, path: str) -> None:
         _assert_422(client.get(path, headers=tenant_a.headers("admin")))
+
+
+    @pytest.mark.parametrize("bad", [NUL, SURROGATE], ids=["nul", "surrogate"])
+    @pytest.mark.parametrize(("path", "body"), [
+        ("/v1/events:batch", {"events": [{**_event(), "idempotency_key": "{bad}"}]}),
+        ("/v1/events:batch", {"events": [{**_event(), "text": "{bad}",
+                                          "idempotency_key": "k1"}]}),
+        ("/v1/webhooks", {"url": "https://hooks.example/{bad}",
+                          "event_types": ["user.erased"]}),
+        ("/v1/webhooks", {"url": "https://hooks.example/in", "event_types": ["user.erased"],
+                          "description": "{bad}"}),
+    ], ids=["batch-key", "batch-text", "webhook-url", "webhook-description"])
+    def test_lifecycle_bodies(self, client: TestClient, tenant_a: Any, db: Session,
+                              path: str, body: dict[str, Any], bad: str) -> None:
+        before = db.scalar(select(func.count()).select_from(Event))
+        filled = json.loads(json.dumps(body).replace("{bad}", json.dumps(bad)[1:-1]))
+        _assert_422(_post_json(client, path, filled, tenant_a.headers("admin")))
+        assert db.scalar(select(func.count()).select_from(Event)) == before
+
+
+class TestCursors:
+    @pytest.mark.parametrize("key", [
+        ["0001-01-01T00:00:00+01:00", str(uuid.uuid4())],
+        ["9999-12-31T23:59:59-01:00", str(uuid.uuid4())],
+        [2**70, str(uuid.uuid4())],
+        [-1, str(uuid.uuid4())],
+    ], ids=["year-1", "year-9999", "beyond-bigint", "negative"])
+    @pytest.mark.parametrize("path", ["/v1/decisions", "/v1/users/alice/events"])
+    def test_out_of_range_cursor_is_invalid_input(self, client: TestClient, tenant_a: Any,
+                                                  path: str, key: list[Any]) -> None:
+        written = client.post("/v1/events", json=_event(), headers=tenant_a.headers())
+        assert written.status_code == 202, written.text
+        raw = json.dumps(key, separators=(",", ":")).encode()
+        cursor = base64.urlsafe_b64encode(raw).decode().rstrip("=")
+        response = client.get(path, params={"cursor": cursor},
+                              headers=tenant_a.headers("auditor"))
+        assert response.status_code == 400, response.text
+        assert response.json()["error"]["code"] == "invalid_input"
 
 
 class TestTimestampBounds:

@@ -133,7 +133,7 @@ class TestClarifications:
         h = asking_tenant.headers()
         written = _write(client, h, "I prefer short answers.")
         assert [d["action"] for d in written["decisions"]] == ["clarify"]
-        pending = client.get("/v1/clarifications?user_id=alice", headers=h).json()
+        pending = client.get("/v1/clarifications?user_id=alice", headers=h).json()["items"]
         assert len(pending) == 1
         assert "short answers" in pending[0]["question"]
         assert _nodes(client, h, state="quarantined")
@@ -145,14 +145,14 @@ class TestClarifications:
         again = client.post(f"/v1/clarifications/{pending[0]['id']}/answer", headers=h,
                             json=answer)
         assert again.status_code == 409
-        assert client.get("/v1/clarifications?user_id=alice", headers=h).json() == []
+        assert client.get("/v1/clarifications?user_id=alice", headers=h).json()["items"] == []
 
     def test_a_confirmed_revision_supersedes_what_it_replaces(
             self, client: TestClient, asking_tenant: Any) -> None:
         h = asking_tenant.headers()
         for text in ("I prefer short answers.", "Actually, I prefer long, detailed answers."):
             _write(client, h, text)
-            [pending] = client.get("/v1/clarifications?user_id=alice", headers=h).json()
+            [pending] = client.get("/v1/clarifications?user_id=alice", headers=h).json()["items"]
             assert client.post(f"/v1/clarifications/{pending['id']}/answer", headers=h,
                                json={"answer": "confirm"}).status_code == 200
         active = _nodes(client, h, state="active")
@@ -188,7 +188,7 @@ class TestClarifications:
     def test_scope_answer_needs_a_scope(self, client: TestClient, asking_tenant: Any) -> None:
         h = asking_tenant.headers()
         _write(client, h, "I prefer short answers.")
-        pending = client.get("/v1/clarifications?user_id=alice", headers=h).json()
+        pending = client.get("/v1/clarifications?user_id=alice", headers=h).json()["items"]
         response = client.post(f"/v1/clarifications/{pending[0]['id']}/answer", headers=h,
                                json={"answer": "scope"})
         assert response.status_code == 422

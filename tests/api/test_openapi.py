@@ -12,9 +12,10 @@ from app.audit.schemas import AuditRequest
 from app.checkcall.schemas import CheckCallRequest
 from app.clarifications.schemas import ClarificationAnswer
 from app.core.config import REPO_ROOT
-from app.events.schemas import EventCreate
+from app.events.schemas import EventBatch, EventCreate
 from app.ledger.schemas import NodePatch
 from app.main import create_app
+from app.notifications.schemas import WebhookCreate
 from app.openapi import render_openapi
 from app.retrieval.schemas import RetrieveRequest
 from app.selection.schemas import SelectRequest
@@ -23,10 +24,12 @@ REQUEST_MODELS: tuple[type[BaseModel], ...] = (
     AuditRequest,
     CheckCallRequest,
     ClarificationAnswer,
+    EventBatch,
     EventCreate,
     NodePatch,
     RetrieveRequest,
     SelectRequest,
+    WebhookCreate,
 )
 
 

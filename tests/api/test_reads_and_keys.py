@@ -45,7 +45,13 @@ class TestReadsOfUnknownIdsWriteNothing:
         assert nodes.json()["nodes"] == []
         asked = client.get("/v1/clarifications", params={"user_id": "ghost"}, headers=h)
         assert asked.status_code == 200
-        assert asked.json() == []
+        assert asked.json() == {"items": [], "next_cursor": None}
+        auditor = tenant_a.headers("auditor")
+        for path in ("/v1/users/ghost/events", "/v1/decisions?user_id=ghost",
+                     "/v1/tool-checks?user_id=ghost"):
+            listed = client.get(path, headers=auditor)
+            assert listed.status_code == 200, path
+            assert listed.json() == {"items": [], "next_cursor": None}, path
         # A side-effecting call in a session with no record still fails closed.
         checked = client.post("/v1/check-call", json={
             "user_id": "ghost", "session_id": "s1",

@@ -3,8 +3,8 @@ operation's schema and sends them to the app (ASGI, the test database) with an a
 every response must be documented (status, content type, headers, body schema), none may be
 a 5xx, and a request the schema allows must not be refused as invalid.
 
-Time budget: CAPTURE_SCHEMA_EXAMPLES examples per operation (default 60, about 40 s
-for the whole API on a loaded 2-core machine)."""
+Time budget: CAPTURE_SCHEMA_EXAMPLES examples per operation (default 40, 34 operations in
+about 40 s on a loaded 2-core machine)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from schemathesis.config import SchemathesisConfig
 
 from tests.conftest import TenantKeys
 
-EXAMPLES = int(os.environ.get("CAPTURE_SCHEMA_EXAMPLES", "60"))
+EXAMPLES = int(os.environ.get("CAPTURE_SCHEMA_EXAMPLES", "40"))
 # 400 `invalid_input` is a well-formed request that names something that does not hold for
 # the caller (a cited node that is not the user's memory, candidates the configured decoder
 # needs): like 404 and 409, a refusal by state, not by shape.
@@ -53,7 +53,8 @@ class TestTheSpecTellsTheTruth:
                 conforms()
             except (AssertionError, BaseExceptionGroup) as failure:  # one per operation
                 failures.append(f"{operation.label}: {failure}"[:3000])
-        assert operations >= 20
+        document = client.app.openapi()  # type: ignore[attr-defined]
+        assert operations == sum(len(ops) for ops in document["paths"].values())
         assert failures == [], "\n\n".join(failures)
         print(f"{operations} operations × {EXAMPLES} examples in "
               f"{time.monotonic() - started:.0f} s")  # noqa: T201

@@ -304,7 +304,7 @@ class TestClarificationAnswers:
         h = tenant_a.headers("agent")
         pending = client.get(
             "/v1/clarifications", params={"user_id": "alice"}, headers=h
-        ).json()
+        ).json()["items"]
         assert pending  # the claim is held in quarantine and asked about
         for question in pending:
             answered = client.post(

@@ -108,6 +108,7 @@ class TestEventErasureLeavesNoCopy:
         db.expire_all()
         assert _text_anywhere(db, held["claim"]) == []
         assert _text_anywhere(db, "I prefer short answers") == []
-        [pending] = client.get("/v1/clarifications?user_id=alice", headers=agent).json()
+        [pending] = client.get("/v1/clarifications?user_id=alice",
+                               headers=agent).json()["items"]
         assert pending["id"] == held["question_id"]
         assert held["claim"] not in pending["question"]

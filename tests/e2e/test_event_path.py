@@ -167,7 +167,8 @@ def quoting_scenario(client: TestClient, headers: dict[str, str]) -> dict[str, A
     (its question quotes the first claim); a retrieval, a check-call and an audit that name
     the first memory. Returns the first event, its node and claim, and the second question."""
     first = _write(client, headers, origin="user", text="I prefer short answers.")
-    [asked] = client.get("/v1/clarifications?user_id=alice", headers=headers).json()
+    [asked] = client.get("/v1/clarifications?user_id=alice",
+                         headers=headers).json()["items"]
     confirmed = client.post(f"/v1/clarifications/{asked['id']}/answer", headers=headers,
                             json={"answer": "confirm"})
     assert confirmed.status_code == 200, confirmed.text
@@ -175,7 +176,8 @@ def quoting_scenario(client: TestClient, headers: dict[str, str]) -> dict[str, A
     claim = node["claim"]
     _write(client, headers, origin="user", text="I prefer detailed answers.",
            occurred_at="2026-11-01T09:10:00Z")
-    [second] = client.get("/v1/clarifications?user_id=alice", headers=headers).json()
+    [second] = client.get("/v1/clarifications?user_id=alice",
+                          headers=headers).json()["items"]
     assert claim in second["question"]  # "I have noted <claim>. Your last message suggests …"
     found = client.post("/v1/retrieve", headers=headers, json={
         "user_id": "alice", "session_id": "s1", "query": "How long should answers be?"})
@@ -226,10 +228,11 @@ class TestNodeErasureLeavesNoCopy:
         assert _text_anywhere(db, held["claim"]) == []
         assert _text_anywhere(db, "I prefer short answers") == []
         # The other question stays, asked without quoting the erased claim.
-        [second] = client.get("/v1/clarifications?user_id=alice", headers=agent).json()
+        [second] = client.get("/v1/clarifications?user_id=alice",
+                              headers=agent).json()["items"]
         assert second["id"] == held["question_id"]
         assert held["claim"] not in second["question"]
         assert second["question"].startswith('Should I remember "')
         answered = client.get("/v1/clarifications?user_id=alice&status=erased",
-                              headers=agent).json()
+                              headers=agent).json()["items"]
         assert [q["question"] for q in answered] == [None]

@@ -152,7 +152,7 @@ class TestRevisionSideUnclear:
         assert decision is not None
         assert "revision_side_unclear" in decision.reasons
         pending = client.get("/v1/clarifications?user_id=dana",
-                             headers=tenant_a.headers()).json()
+                             headers=tenant_a.headers()).json()["items"]
         assert len(pending) == 1
         assert "email" in pending[0]["question"].lower()
         answered = client.post(f"/v1/clarifications/{pending[0]['id']}/answer",

@@ -27,6 +27,7 @@ from capture_client.models import (
     CheckCallResponse,
     ClarificationAnswer,
     ClarificationOut,
+    ClarificationPage,
     ErasureReceipt,
     EventAccepted,
     EventCreate,
@@ -93,7 +94,7 @@ _OPERATIONS = (
         True,
     ),
     Operation(
-        "list_clarifications", "GET", "/v1/clarifications", None, list[ClarificationOut], True
+        "list_clarifications", "GET", "/v1/clarifications", None, ClarificationPage, True
     ),
     Operation(
         "answer_clarification",

@@ -32,6 +32,7 @@ from capture_client.models import (
     CheckCallResponse,
     ClarificationAnswer,
     ClarificationOut,
+    ClarificationPage,
     ClarificationStatus,
     ErasureReceipt,
     EventAccepted,
@@ -202,12 +203,18 @@ class Capture(ClientBase):
     def list_clarifications(
         self, user_id: str | None = None, *, status: ClarificationStatus | None = None
     ) -> list[ClarificationOut]:
-        """The user's questions; pending ones unless `status` says otherwise."""
+        """The user's questions, every page of them; pending ones unless `status` says
+        otherwise."""
         params: dict[str, str | int] = {"user_id": self._user(user_id)}
         if status is not None:
             params["status"] = str(status)
-        result: list[ClarificationOut] = self._call("list_clarifications", None, params)
-        return result
+        questions: list[ClarificationOut] = []
+        while True:
+            page: ClarificationPage = self._call("list_clarifications", None, params)
+            questions.extend(page.items)
+            if page.next_cursor is None:
+                return questions
+            params["cursor"] = page.next_cursor
 
     def answer_clarification(
         self, clarification_id: uuid.UUID | str, body: ClarificationAnswer

@@ -355,6 +355,7 @@ class EventErasureReceipt(_Response):
 
 class ClarificationOut(_Response):
     id: uuid.UUID
+    user_id: str
     node_id: uuid.UUID
     event_id: uuid.UUID
     question: str | None
@@ -362,6 +363,11 @@ class ClarificationOut(_Response):
     answer: str | None
     created_at: datetime
     answered_at: datetime | None
+
+
+class ClarificationPage(_Response):
+    items: list[ClarificationOut]
+    next_cursor: str | None
 
 
 class ClarificationAnswer(_Request):

@@ -1,0 +1,1 @@
+"""A user's lifecycle: export everything held about them, erase them entirely."""
