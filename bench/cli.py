@@ -162,6 +162,23 @@ def latency_command(
     print(json.dumps(results))
 
 
+@app.command("gate-parity")
+def gate_parity_command(
+    out: Annotated[Path, typer.Option("--out", help="Output directory.")],
+    split: Annotated[str, typer.Option("--split", help="train, dev or test.")] = "dev",
+    data: Annotated[Path | None, typer.Option("--data", help="Benchmark data directory "
+                                               "(default: the generated one).")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Episodes per track.")]
+    = None,
+) -> None:
+    """The serving gate (numpy, fixed-step) against the torch model (adaptive dopri5): every
+    hypothesis of the split's replay, per learned policy; writes results.json and results.md."""
+    from bench import gate_parity
+
+    gate_parity.run(out, split, data, limit=limit)
+    print((out / "results.md").read_text())
+
+
 @app.command("redteam")
 def redteam_command(
     out: Annotated[Path, typer.Option("--out", help="Output directory.")],
