@@ -120,3 +120,14 @@ def gate(
         default = "gate_no_provenance.pt"
     cfg.out = out if out is not None else WEIGHTS_DIR / default
     _print(main(cfg))
+
+
+@app.command("export-gate")
+def export_gate(
+    checkpoints: Annotated[list[Path], typer.Argument(help="Gate checkpoints (.pt).")],
+) -> None:
+    """Write each gate checkpoint as the .npz the service loads (numpy, no torch)."""
+    from workers.gate.export import export
+
+    for checkpoint in checkpoints:
+        typer.echo(str(export(checkpoint)))
