@@ -11,6 +11,7 @@ from app.models.node import Edge, Node, NodeLineage, NodeVersion
 from app.models.retrieval import Retrieval, RetrievalResult, ToolCheck
 from app.models.span import SpanRow
 from app.models.tenant import AgentSession, ApiKey, Tenant, User
+from app.models.tool_declaration import ToolDeclarationRow
 
 __all__ = [
     "AgentSession",
@@ -32,5 +33,6 @@ __all__ = [
     "SpanRow",
     "Tenant",
     "ToolCheck",
+    "ToolDeclarationRow",
     "User",
 ]
