@@ -145,7 +145,10 @@ class Action:
 
 _POLITE = (
     r"please|pls|kindly|also|then|and|now|first|next|finally|just|immediately|urgently|"
-    r"asap|bitte|por\s+favor|per\s+favore|s'il\s+vous\s+pla[iî]t|veuillez"
+    r"asap|urgent|important|attention|warning|reminder|alert|notice|action\s+required|"
+    r"bitte|por\s+favor|per\s+favore|s'il\s+vous\s+pla[iî]t|veuillez|"
+    # A vocative: the sentence names the assistant, then gives the order.
+    r"(?:ai\s+)?(?:assistant|agent|model|bot)|ai|system|assistente|asistente|assistent"
 )
 
 
