@@ -242,6 +242,7 @@ _CONTENT_WORDS = frozenset({
     "note", "notes", "comment", "comments", "summary", "caption", "memo", "reason",
     "details", "html", "markdown", "attachments", "attachment", "bio", "status", "topic",
     "greeting", "signature", "headline", "excerpt", "review", "feedback", "answer",
+    "reference", "remarks",
 })
 _ID_WORDS = frozenset({"id", "ids", "uuid", "key", "number", "no", "num", "code", "index"})
 _DESCRIPTION_CUES: tuple[tuple[re.Pattern[str], ValueKind | Literal["auto"], str], ...] = (

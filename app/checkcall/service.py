@@ -199,9 +199,12 @@ def check_call(
             verdicts.append(ValueVerdict(value, sink, sources, judge_value(value, sink, sources)))
         # Whose idea the call is matters where its values decide nothing against it: an
         # action only an untrusted channel asked for is asked about however its arguments
-        # were sourced.
-        values_block = any(
-            v.effect in (Effect.ask, Effect.deny) and v.sink is not None for v in verdicts
+        # were sourced, unless a value was picked from the records the user's own request
+        # returned in this session (the user asked for the search to act on it).
+        values_decide = any(
+            v.sink is not None
+            and (v.effect in (Effect.ask, Effect.deny) or v.code == "value_from_requested_record")
+            for v in verdicts
         )
         outcome = decide(
             spec,
@@ -215,7 +218,7 @@ def check_call(
                 injected_action(
                     body.tool.name, session_events, action_words(body.tool.declaration)
                 )
-                if spec.side_effect != SideEffect.read and not values_block
+                if spec.side_effect != SideEffect.read and not values_decide
                 else ()
             ),
         )
