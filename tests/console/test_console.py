@@ -13,15 +13,13 @@ from typing import Any
 
 import httpx
 import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 from app.core.config import REPO_ROOT
 from tests.console.conftest import INJECTION, PREFERENCE, Seeded
-
-selenium = pytest.importorskip("selenium", reason="selenium is a dev dependency")
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
 CHROMEDRIVER = "chromedriver"
