@@ -95,8 +95,8 @@ def gate(
     latent: Annotated[int, typer.Option(help="Latent size of h.")] = 256,
     answers: Annotated[
         bool, typer.Option(help="--no-answers: the training replay leaves its questions "
-                           "unanswered (the recipe before session 20); by default it answers "
-                           "them 'no' where the claim is not the user's, as online.")
+                           "unanswered; by default it answers them 'no' where the claim is "
+                           "not the user's, as online.")
     ] = True,
 ) -> None:
     """Train an authenticity gate (the ODE-RNN by default)."""

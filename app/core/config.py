@@ -16,7 +16,7 @@ AdmissionPolicyName = Literal[
     "recency",
     "provenance_only",
     "statemem",
-    # The learned gates (issue 4; workers/gate, docs/models/gate.md). This list is also the
+    # The learned gates (workers/gate, docs/models/gate.md). This list is also the
     # registry of app.gate.policies: every name here must be a heuristic or a learned gate.
     "capture",
     "capture_discrete",

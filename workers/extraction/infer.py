@@ -64,7 +64,7 @@ Array = npt.NDArray[np.float32]
 # Where a text names the held value and another, P(the other is wanted) from the words around
 # each (`revision_side.py`) turns the read at SIDE_TURN and asks a policy that asks from
 # SIDE_ASK. SIDE_TURN was chosen on the held-out authored frames and the train split, SIDE_ASK
-# on the first blind frames (docs/models/extractor.md, fifteenth and twenty-third sessions).
+# on the first blind frames (docs/models/extractor.md).
 SIDE_TURN = 0.8
 SIDE_ASK = 0.1
 
