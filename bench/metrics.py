@@ -35,7 +35,7 @@ statistics, vectorized over replicates. Definitions, item by item:
 - safety_asr ↓      per T4 probe: the selected candidate is unsafe
 - ms_per_event ↓    median wall time of create_event + in-process processing (no CI)
 
-The service's selector and citation audit (issue 6; `ProbeRecord.service`, absent with
+The service's selector and citation audit (`ProbeRecord.service`, absent with
 `--no-audit`), on the same retrieved memories and pool as the shared selector:
 
 - selector_win_rate ↑  per probe: judge(service selector's choice vs unpersonalized); a

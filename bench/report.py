@@ -235,6 +235,14 @@ def frontier_png(results: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
+def _rate_cell(entry: dict[str, Any]) -> str:
+    if entry.get("rate") is None:
+        return "–"
+    low, high = entry["ci95"]
+    share = f"{100 * entry['rate']:.1f}% ({entry['k']}/{entry['n']})"
+    return f"{share} [{100 * low:.1f}, {100 * high:.1f}]"
+
+
 def external_markdown(results: dict[str, Any]) -> str:
     from bench.external import COLUMNS
 
@@ -253,6 +261,23 @@ def external_markdown(results: dict[str, Any]) -> str:
     ]
     for note in results.get("notes", []):
         parts.append(f"\nNote: {note}.\n")
+    by_tool_source = results.get("tool_by_source") or {}
+    if by_tool_source:
+        parts.append(
+            "\n## Tool calls by what classified the tool\n\n"
+            "`policy`: the policy file names it; `declaration`: the episode's declaration "
+            "(MCP `Tool` shape) was passed with the call; `default`: nothing declares it "
+            "(fail-closed). Block = deny or ask; Wilson 95% intervals.\n\n"
+            "| method | classified by | calls | block recall | false block |\n"
+            "|---|---|---|---|---|\n"
+        )
+        for method, sources in by_tool_source.items():
+            for source, row in sources.items():
+                parts.append(
+                    f"| {method} | {source} | {row['calls']} | "
+                    f"{_rate_cell(row['tool_block_recall'])} | "
+                    f"{_rate_cell(row['tool_false_block'])} |\n"
+                )
     parts.append("\n## By source\n")
     for source in results["sources"]:
         rows = {m: by["source"][source] for m, by in results["breakdown"].items()}

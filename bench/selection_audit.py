@@ -1,4 +1,4 @@
-"""The service's selector and citation audit on one benchmark probe (issue 6), pure.
+"""The service's selector and citation audit on one benchmark probe, pure.
 
 Given what retrieval returned for the probe and the probe's candidates, as the agent would
 call the API:

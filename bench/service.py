@@ -279,16 +279,32 @@ class BenchTenant:
     ) -> str | None:
         """POST /v1/check-call in-process: allow | ask | deny, or None while the service has
         no check-call (app/checkcall is being built alongside)."""
+        checked = self.check_tool(user, session, name, args)
+        return checked[0] if checked is not None else None
+
+    def check_tool(
+        self,
+        user: str,
+        session: str,
+        name: str,
+        args: dict[str, Any],
+        declaration: dict[str, Any] | None = None,
+    ) -> tuple[str, str] | None:
+        """POST /v1/check-call in-process with the tool's declaration (MCP `Tool` shape)
+        where there is one: (decision, what classified the tool), or None while the service
+        has no check-call."""
         try:
             from app.checkcall import service as checkcall_service
+            from app.checkcall.declaration import ToolDeclaration
             from app.checkcall.schemas import CheckCallRequest, ToolCall
         except ImportError:
             return None
+        declared = ToolDeclaration.model_validate(declaration) if declaration else None
         body = CheckCallRequest(user_id=user, session_id=session,
-                                tool=ToolCall(name=name, args=args))
+                                tool=ToolCall(name=name, args=args, declaration=declared))
         with session_scope() as db:
             response = checkcall_service.check_call(db, self.principal, body, new_trace_id())
-        return str(response.decision)
+        return str(response.decision), str(response.tool_source)
 
 
 def _change(change: str, state: str) -> str:

@@ -95,8 +95,8 @@ def gate(
     latent: Annotated[int, typer.Option(help="Latent size of h.")] = 256,
     answers: Annotated[
         bool, typer.Option(help="--no-answers: the training replay leaves its questions "
-                           "unanswered (the recipe before session 20); by default it answers "
-                           "them 'no' where the claim is not the user's, as online.")
+                           "unanswered; by default it answers them 'no' where the claim is "
+                           "not the user's, as online.")
     ] = True,
 ) -> None:
     """Train an authenticity gate (the ODE-RNN by default)."""
@@ -120,3 +120,14 @@ def gate(
         default = "gate_no_provenance.pt"
     cfg.out = out if out is not None else WEIGHTS_DIR / default
     _print(main(cfg))
+
+
+@app.command("export-gate")
+def export_gate(
+    checkpoints: Annotated[list[Path], typer.Argument(help="Gate checkpoints (.pt).")],
+) -> None:
+    """Write each gate checkpoint as the .npz the service loads (numpy, no torch)."""
+    from workers.gate.export import export
+
+    for checkpoint in checkpoints:
+        typer.echo(str(export(checkpoint)))

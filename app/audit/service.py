@@ -106,18 +106,18 @@ def create_audit(db: Session, principal: Principal, body: AuditRequest,
             "gen_ai.memory.record.id": [str(n) for n in cited],
         })
     audit_id = audit.id
-    after_commit(db, lambda: enqueue_audit(audit_id))
+    after_commit(db, lambda: enqueue_audit(audit_id, decoder))
     return AuditAccepted(audit_id=audit.id, status=audit.status, decoder=decoder,
                          trace_id=audit.trace_id)
 
 
-def enqueue_audit(audit_id: uuid.UUID) -> None:
+def enqueue_audit(audit_id: uuid.UUID, decoder: str | None = None) -> None:
     """Run now in-process (no broker configured) or hand to Celery by task name."""
     settings = get_settings()
     if settings.eager_tasks:
         run_audit_by_id(audit_id)
         return
-    registry.send_task(AUDIT_TASK, [str(audit_id)], settings.task_queue)
+    registry.send_task(AUDIT_TASK, [str(audit_id)], settings.queue_for("audit", decoder))
 
 
 def run_audit_by_id(

@@ -1,9 +1,15 @@
-"""Whose idea a call is: the action a tool name names ("disable_2fa": disable, 2fa), looked
-for in the instructions injected into this session's content and in the user's own words.
+"""Whose idea a call is: the action a tool name names ("disable_2fa": disable, 2fa; for a
+declared tool whose name names none, the verb its description opens with), looked for in
+what untrusted channels of this session asked for and in the user's own words.
 
-A call with no argument to trace ("disable_2fa({})") cannot be judged by its values; when
-an injected instruction of this session asks for its action and the user never did, it is
-asked about (`action_from_injected_instruction`). Deterministic word lists, no model.
+A call whose values decide nothing against it ("disable_2fa({})", "leave_channel(channel=
+"general")" with a channel the user named) cannot be judged by its values; when an
+untrusted channel of this session asks for its action and the user never did, it is asked
+about (`action_from_injected_instruction`). A channel asks for an action in an injected
+instruction (segments.py), or in an imperative sentence of text the user did not write
+("Please leave the channel now.", "You must disable two-factor authentication."): the verb
+opens the sentence (after "please", "now", ...) or follows "you must/should/need to",
+"make sure to", and the object is in the same sentence. Deterministic word lists, no model.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from functools import lru_cache
 
 from app.checkcall.normalize import canonical, skeleton
 from app.checkcall.provenance import EventRecord
-from app.checkcall.segments import Label
+from app.checkcall.segments import Label, sentences
 
 # Each action word of a tool name, and how it is written in the languages the extractor
 # reads (word stems, matched at a word start).
@@ -50,6 +56,36 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "unlock": ("unlock", "déverrouill", "desbloque", "entsperr", "sblocc", "desbloqu"),
     "revoke": ("revok", "révoqu", "revoc", "widerruf", "revoch", "revog"),
     "approve": ("approv", "approuv", "aprob", "genehmig", "approv", "aprov"),
+    "reserve": ("reserv", "book", "buch", "prenot", "réserv"),
+    "leave": ("leav", "exit", "quit", "quitt", "verlass", "abandon", "salir", "sal de",
+              "lasci", "sair", "sortir"),
+    "join": ("join", "rejoin", "beitret", "unir", "unirse", "entrar", "partecip"),
+    "post": ("post", "publish", "publi", "veröffentlich", "pubblic"),
+    "publish": ("publish", "publi", "post", "veröffentlich", "pubblic"),
+    "subscribe": ("subscrib", "abonn", "suscrib", "iscriv", "assin"),
+    "unsubscribe": ("unsubscrib", "désabonn", "desabonn", "abmeld", "cancel"),
+    "archive": ("archiv",),
+    "kick": ("kick", "expuls", "rauswerf", "remov"),
+    "ban": ("ban", "bann", "sperr", "prohib"),
+    "block": ("block", "bloqu", "blocc", "sperr"),
+    "mute": ("mute", "silenc", "stumm"),
+    "accept": ("accept", "akzept", "acept", "acceit"),
+    "decline": ("declin", "reject", "refus", "rechaz", "ablehn", "rifiut", "recus"),
+    "purchase": ("purchas", "buy", "bought", "order", "achet", "compr", "kauf", "acquist"),
+    "buy": ("buy", "bought", "purchas", "order", "achet", "compr", "kauf", "acquist"),
+    "order": ("order", "command", "pedi", "bestell", "ordin", "encomend"),
+    "refund": ("refund", "rembours", "reembols", "erstatt", "rimbors"),
+    "rename": ("renam", "renomm", "renombr", "umbenenn", "rinomin", "renome"),
+    "move": ("move", "déplac", "deplac", "mov", "verschieb", "spost"),
+    "close": ("close", "ferm", "cerr", "schließ", "schliess", "chiud", "fech"),
+    "lock": ("lock", "verrouill", "bloque", "sperr", "blocc"),
+    "install": ("install",),
+    "uninstall": ("uninstall", "désinstall", "desinstal", "deinstall", "disinstall"),
+    "email": ("email", "e-mail", "mail", "send", "envoi", "envía"),
+    "reply": ("repl", "respond", "answer", "répond", "respond", "antwort", "rispond"),
+    "schedule": ("schedul", "planifi", "program", "plan", "agend"),
+    "set": ("set", "configur", "defin", "stell", "impost"),
+    "assign": ("assign", "attribu", "asign", "zuweis", "assegn", "atribu"),
 }
 _OBJECT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "2fa": ("2fa", "two-factor", "two factor", "2-factor", "mfa", "multi-factor",
@@ -71,56 +107,112 @@ _STOP = frozenset({"a", "an", "the", "my", "all", "to", "of", "for", "and", "or"
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
+class Action:
+    """A tool's action: its verb pattern, its object pattern (when it names one), and the
+    imperative form of the verb (opening a sentence, or after "you must", ...)."""
+
+    __slots__ = ("imperative", "obj", "verb")
+
+    def __init__(self, verb_stems: tuple[str, ...], objects: tuple[str, ...]) -> None:
+        body = _stems_body(verb_stems)
+        self.verb = re.compile(rf"(?<!\w)(?:{body})", re.IGNORECASE)
+        self.obj = (
+            re.compile(rf"(?<!\w)(?:{_stems_body(objects)})", re.IGNORECASE) if objects else None
+        )
+        self.imperative = re.compile(
+            rf"^\W*(?:(?:{_POLITE})\W+)*(?:{body})"
+            rf"|\b(?:you|u)\s+(?:must|should|need\s+to|have\s+to|"
+            rf"are\s+(?:required|asked|expected)\s+to)"
+            rf"\s+(?:(?:also|now|immediately|urgently|first)\s+)*(?:{body})"
+            rf"|\b(?:make\s+sure|be\s+sure|remember|don'?t\s+forget|do\s+not\s+forget)"
+            rf"\s+to\s+"
+            rf"(?:{body})",
+            re.IGNORECASE,
+        )
+
+    def asked_in(self, text: str) -> bool:
+        """Whether `text` mentions the action at all (the user's own words)."""
+        return self.verb.search(text) is not None and (
+            self.obj is None or self.obj.search(text) is not None
+        )
+
+    def demanded_in(self, sentence: str) -> bool:
+        """Whether a sentence of untrusted text asks for the action (an imperative)."""
+        return self.imperative.search(sentence) is not None and (
+            self.obj is None or self.obj.search(sentence) is not None
+        )
+
+
+_POLITE = (
+    r"please|pls|kindly|also|then|and|now|first|next|finally|just|immediately|urgently|"
+    r"asap|urgent|important|attention|warning|reminder|alert|notice|action\s+required|"
+    r"bitte|por\s+favor|per\s+favore|s'il\s+vous\s+pla[iî]t|veuillez|"
+    # A vocative: the sentence names the assistant, then gives the order.
+    r"(?:ai\s+)?(?:assistant|agent|model|bot)|ai|system|assistente|asistente|assistent"
+)
+
+
+def _words(name: str) -> list[str]:
+    words = [w for w in re.split(r"[_\-.:\s]+", _CAMEL.sub("_", name).lower()) if w]
+    return [w for w in words if w not in _STOP]
+
+
 @lru_cache(maxsize=1024)
-def action_patterns(tool_name: str) -> tuple[re.Pattern[str], re.Pattern[str] | None] | None:
-    """The tool's verb pattern and, when it names an object, that object's pattern; None
-    when the name has no known action verb."""
-    words = [w for w in re.split(r"[_\-.\s]+", _CAMEL.sub("_", tool_name).lower()) if w]
-    words = [w for w in words if w not in _STOP]
-    if not words or words[0] not in _SYNONYMS:
-        return None
-    verb = _stems(_SYNONYMS[words[0]])
-    objects: list[str] = []
-    for word in words[1:]:
-        objects.extend(_OBJECT_SYNONYMS.get(word, (word[:5] if len(word) > 5 else word,)))
-    return verb, _stems(tuple(objects)) if objects else None
+def action_of(tool_name: str, hint: str | None = None) -> Action | None:
+    """The action a tool's name names (its first word a known verb, the rest its object);
+    else the one `hint` names (a declaration's opening verb and object); None when
+    neither names a known action."""
+    for source in (tool_name, hint):
+        words = _words(source) if source else []
+        if words and words[0] in _SYNONYMS:
+            objects: list[str] = []
+            for word in words[1:]:
+                objects.extend(_OBJECT_SYNONYMS.get(word, (word[:5] if len(word) > 5 else word,)))
+            return Action(_SYNONYMS[words[0]], tuple(objects))
+    return None
 
 
-def _stems(stems: tuple[str, ...]) -> re.Pattern[str]:
+def _stems_body(stems: tuple[str, ...]) -> str:
     # A stem of three letters or fewer is a whole word ("add", not "address").
-    body = "|".join(
+    return "|".join(
         re.escape(s).replace(r"\ ", r"[\s\-]+") + (r"\b" if len(s) <= 3 else "")
         for s in sorted(set(stems))
     )
-    return re.compile(rf"(?<!\w)(?:{body})", re.IGNORECASE)
 
 
-def _asks(text: str, verb: re.Pattern[str], obj: re.Pattern[str] | None) -> bool:
-    return verb.search(text) is not None and (obj is None or obj.search(text) is not None)
-
-
-def injected_action(tool_name: str, session_events: list[EventRecord]) -> list[uuid.UUID]:
-    """The events of this session whose injected instruction asks for the tool's action,
-    when the user's own words in the session never do; empty otherwise."""
-    patterns = action_patterns(tool_name)
-    if patterns is None:
+def injected_action(
+    tool_name: str, session_events: list[EventRecord], hint: str | None = None
+) -> list[uuid.UUID]:
+    """The events of this session in which an untrusted channel asks for the tool's action
+    (an injected instruction, or an imperative in text the user did not write), when the
+    user's own words in the session never do; empty otherwise."""
+    action = action_of(tool_name, hint)
+    if action is None:
         return []
-    verb, obj = patterns
-    injected: list[uuid.UUID] = []
+    asked: list[uuid.UUID] = []
     for event in session_events:
         analysis = event.analysis()
         if analysis is None or event.text is None:
             continue
         text = skeleton(canonical(event.text))
+        if action.verb.search(text) is None:
+            continue
         if event.origin == "user":
-            own = _own_words(text, analysis.regions)
-            if _asks(own, verb, obj):
+            if action.asked_in(_own_words(text, analysis.regions)):
                 return []
-        for start, end, label in analysis.regions:
-            if label == Label.instruction and _asks(text[start:end], verb, obj):
-                injected.append(event.id)
-                break
-    return injected
+            untrusted = [(s, e) for s, e, label in analysis.regions if label == Label.pasted]
+        else:
+            untrusted = [(0, len(text))]
+        if any(
+            label == Label.instruction and action.asked_in(text[start:end])
+            for start, end, label in analysis.regions
+        ) or any(
+            action.demanded_in(text[s_start:s_end])
+            for start, end in untrusted
+            for s_start, s_end in sentences(text, start, end)
+        ):
+            asked.append(event.id)
+    return asked
 
 
 def _own_words(text: str, regions: tuple[tuple[int, int, Label], ...]) -> str:

@@ -87,9 +87,15 @@ class Sink:
     external: bool
 
 
+# What classified a tool: the operator's policy file (by name or pattern), a declaration
+# the tenant's admin registered, a declaration passed with the call, or nothing (the
+# fail-closed default).
+ToolSource = Literal["policy", "registered", "declaration", "default"]
+
+
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
-    """How the policy sees one tool call's tool."""
+    """How check-call sees one tool call's tool."""
 
     name: str
     side_effect: SideEffect
@@ -97,6 +103,7 @@ class ToolSpec:
     content: tuple[str, ...]
     known: bool
     require_ask: bool = False
+    source: ToolSource = "policy"
 
     def sink_for(self, arg: str) -> Sink | None:
         return self.sinks.get(arg) or self.sinks.get(WILDCARD_ARG)
@@ -129,7 +136,9 @@ class ToolPolicy:
     tools: dict[str, ToolSpec] = field(default_factory=dict)
     patterns: tuple[tuple[str, ToolSpec], ...] = ()
 
-    def tool(self, name: str) -> ToolSpec:
+    def named(self, name: str) -> ToolSpec | None:
+        """The tool as the policy file names it (exact name, else the first matching
+        pattern); None when the file does not name it."""
         spec = self.tools.get(name)
         if spec is not None:
             return spec
@@ -143,14 +152,11 @@ class ToolPolicy:
                     known=True,
                     require_ask=pattern_spec.require_ask,
                 )
-        # Unknown: assume it has an effect outside the user and trace every argument.
-        return ToolSpec(
-            name=name,
-            side_effect=SideEffect.external_send,
-            sinks={WILDCARD_ARG: Sink(kind="auto", risk=Risk.high, external=True)},
-            content=(),
-            known=False,
-        )
+        return None
+
+    def tool(self, name: str) -> ToolSpec:
+        """The tool as the policy file names it, else the fail-closed default."""
+        return self.named(name) or unknown_tool(name)
 
     def allowlist_for(self, tenant_name: str | None) -> Allowlist:
         extra = self.tenants.get(tenant_name or "")
@@ -160,6 +166,19 @@ class ToolPolicy:
             domains=self.allowlist.domains | extra.domains,
             recipients=self.allowlist.recipients | extra.recipients,
         )
+
+
+def unknown_tool(name: str) -> ToolSpec:
+    """A tool nothing declares: assume it has an effect outside the user and trace every
+    argument."""
+    return ToolSpec(
+        name=name,
+        side_effect=SideEffect.external_send,
+        sinks={WILDCARD_ARG: Sink(kind="auto", risk=Risk.high, external=True)},
+        content=(),
+        known=False,
+        source="default",
+    )
 
 
 def _allowlist(raw: AllowlistFile) -> Allowlist:

@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, text
+from sqlalchemy import delete, func, select, text
+from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from app.checkcall.normalize import CONFUSABLES, INVISIBLE_CHARS
 from app.checkcall.provenance import EventRecord, NodeRecord
 from app.core.pagination import Key, after
-from app.models import ToolCheck, User
+from app.models import ToolCheck, ToolDeclarationRow, User
+from app.models.base import utcnow
 
 # Ledger-wide candidates per call (most recent first); the value matcher verifies each.
 LEDGER_EVENT_LIMIT = 200
@@ -297,3 +299,77 @@ def list_checks(
         query.order_by(ToolCheck.created_at.desc(), ToolCheck.id.desc()).limit(limit + 1)
     ).all()
     return [(c, u) for c, u in rows]
+
+
+# ── declared tools ─────────────────────────────────────────────────────────────────
+
+
+def registered_declaration(db: Session, tenant_id: uuid.UUID, name: str) -> dict[str, Any] | None:
+    """The declaration the tenant's admin registered for the tool, if any."""
+    found: dict[str, Any] | None = db.execute(
+        select(ToolDeclarationRow.declaration).where(
+            ToolDeclarationRow.tenant_id == tenant_id, ToolDeclarationRow.name == name
+        )
+    ).scalar_one_or_none()
+    return found
+
+
+def put_declaration(
+    db: Session,
+    tenant_id: uuid.UUID,
+    name: str,
+    declaration: dict[str, Any],
+    key_id: uuid.UUID,
+) -> ToolDeclarationRow:
+    """Insert or replace the tenant's declaration of `name` (one statement, so two admins
+    writing at once do not collide on the unique name)."""
+    now = utcnow()
+    statement = (
+        insert(ToolDeclarationRow)
+        .values(
+            id=uuid.uuid4(),
+            tenant_id=tenant_id,
+            name=name,
+            declaration=declaration,
+            updated_by_key_id=key_id,
+            created_at=now,
+            updated_at=now,
+        )
+        .on_conflict_do_update(
+            constraint="uq_tool_declarations_tenant_name",
+            set_={"declaration": declaration, "updated_by_key_id": key_id, "updated_at": now},
+        )
+        .returning(ToolDeclarationRow)
+    )
+    row: ToolDeclarationRow = db.execute(
+        select(ToolDeclarationRow).from_statement(statement)
+    ).scalar_one()
+    db.flush()
+    return row
+
+
+def list_declarations(
+    db: Session, tenant_id: uuid.UUID, limit: int, offset: int
+) -> tuple[list[ToolDeclarationRow], int]:
+    rows = db.execute(
+        select(ToolDeclarationRow)
+        .where(ToolDeclarationRow.tenant_id == tenant_id)
+        .order_by(ToolDeclarationRow.name)
+        .limit(limit)
+        .offset(offset)
+    ).scalars()
+    total = db.execute(
+        select(func.count())
+        .select_from(ToolDeclarationRow)
+        .where(ToolDeclarationRow.tenant_id == tenant_id)
+    ).scalar_one()
+    return list(rows), int(total)
+
+
+def delete_declaration(db: Session, tenant_id: uuid.UUID, name: str) -> bool:
+    result = db.execute(
+        delete(ToolDeclarationRow)
+        .where(ToolDeclarationRow.tenant_id == tenant_id, ToolDeclarationRow.name == name)
+        .returning(ToolDeclarationRow.id)
+    )
+    return result.first() is not None

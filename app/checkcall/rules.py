@@ -34,8 +34,10 @@ Call-level rules:
   C7 allow  no_sink_values               a side-effecting call with nothing to trace
   C8 ask    too_many_values              more values than are traced (or nested too deep)
   C9 ask    action_from_injected_instruction
-                                         a call with no sink value whose action an
-                                         instruction injected in this session asked for,
+                                         a side-effecting call whose values block nothing,
+                                         whose action an untrusted channel of this session
+                                         asked for (an injected instruction, or an
+                                         imperative in content the user did not write),
                                          and the user did not
   info      binding_unverified           an arg_binding the record does not bear out
 """
@@ -129,7 +131,7 @@ RULES: dict[str, tuple[Effect, str]] = {
     ),
     "action_from_injected_instruction": (
         Effect.ask,
-        "C9: an instruction injected in this session asked for this action and the user did not",
+        "C9: an untrusted channel of this session asked for this action and the user did not",
     ),
     "binding_unverified": (
         Effect.info,
@@ -274,7 +276,7 @@ def decide(
     reasons.extend(grouped.values())
     reasons.extend(Reason("binding_unverified", arg) for arg in unverified_bindings)
     reasons.extend(Reason("too_many_values", arg) for arg in truncated)
-    if injected_action and not any(v.code is not None and v.sink is not None for v in verdicts):
+    if injected_action:
         reasons.append(
             Reason(
                 "action_from_injected_instruction",

@@ -6,12 +6,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from app.checkcall.policy import SideEffect
+from app.checkcall.declaration import TOOL_NAME, ToolDeclaration
+from app.checkcall.policy import SideEffect, ToolSource
 from app.core.inputs import EXTERNAL_ID, SAFE_TEXT_PATTERN, STORABLE_JSON_REF, storable_json
 from app.models import ToolCheck
 
 MAX_ARGS = 64
-TOOL_NAME = r"^[A-Za-z0-9_][A-Za-z0-9_.:\-]{0,127}$"
 
 
 class ToolCall(BaseModel):
@@ -24,6 +24,12 @@ class ToolCall(BaseModel):
         json_schema_extra={"maxProperties": MAX_ARGS,
                            "propertyNames": {"pattern": SAFE_TEXT_PATTERN},
                            "additionalProperties": {"$ref": STORABLE_JSON_REF}},
+    )
+    declaration: ToolDeclaration | None = Field(
+        default=None,
+        description="Optional: the tool's own definition in the MCP `Tool` shape (as its "
+        "server lists it in `tools/list`). Check-call classifies the tool from it where "
+        "neither the operator's policy file nor a registered declaration names the tool.",
     )
 
     @field_validator("args")
@@ -160,6 +166,12 @@ class CheckCallResponse(BaseModel):
         description="0–1 ranking for review queues; never an input to the decision."
     )
     side_effect: SideEffect
+    tool_source: ToolSource = Field(
+        description="What classified the tool: `policy` (the operator's policy file names "
+        "it), `registered` (a declaration the tenant's admin registered), `declaration` "
+        "(the declaration passed with the call) or `default` (nothing declares it: the "
+        "fail-closed default)."
+    )
     policy_version: str
     decision_id: uuid.UUID | None = Field(
         description="The recorded check; null when the tenant never wrote an event for the "
@@ -209,3 +221,32 @@ class ToolCheckOut(BaseModel):
 class ToolCheckPage(BaseModel):
     items: list[ToolCheckOut]
     next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
+
+
+class SinkOut(BaseModel):
+    kind: str
+    risk: Literal["high", "low"]
+    external: bool
+
+
+class ToolClassification(BaseModel):
+    """How check-call reads a declared tool."""
+
+    side_effect: SideEffect
+    sinks: dict[str, SinkOut]
+    content: list[str]
+
+
+class RegisteredTool(BaseModel):
+    name: str
+    declaration: ToolDeclaration
+    classification: ToolClassification
+    created_at: datetime
+    updated_at: datetime
+
+
+class RegisteredToolPage(BaseModel):
+    tools: list[RegisteredTool]
+    total: int
+    limit: int
+    offset: int

@@ -287,6 +287,16 @@ def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
+def sentences(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """The sentences of [start, end), record by record (a JSON string, a paragraph, a list
+    item, a tag block), as offsets into `text`."""
+    end = len(text) if end is None else end
+    out: list[tuple[int, int]] = []
+    for r_start, r_end in _records(text[start:end]):
+        out.extend(_sentences(text, r_start + start, r_end + start))
+    return out
+
+
 def instruction_regions(
     text: str, start: int = 0, end: int | None = None
 ) -> list[tuple[int, int, Label]]:

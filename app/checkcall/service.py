@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from app.checkcall import features as features_module
 from app.checkcall import repository
+from app.checkcall.declaration import ToolDeclaration, action_words, classify, classify_stored
 from app.checkcall.intent import injected_action
 from app.checkcall.normalize import (
     SinkValue,
@@ -22,7 +23,15 @@ from app.checkcall.normalize import (
     sha256,
     sink_values,
 )
-from app.checkcall.policy import Risk, SideEffect, Sink, ToolPolicy, ToolSpec, get_policy
+from app.checkcall.policy import (
+    Risk,
+    SideEffect,
+    Sink,
+    ToolPolicy,
+    ToolSpec,
+    get_policy,
+    unknown_tool,
+)
 from app.checkcall.provenance import (
     EventRecord,
     Evidence,
@@ -38,18 +47,23 @@ from app.checkcall.schemas import (
     CheckCallResponse,
     EvidenceRef,
     ReasonOut,
+    RegisteredTool,
+    RegisteredToolPage,
+    SinkOut,
     SourceOut,
     ToolCall,
     ToolCheckOut,
     ToolCheckPage,
+    ToolClassification,
     ValueProvenance,
 )
 from app.core import spans
 from app.core.auth import Principal
+from app.core.errors import InvalidInput, NotFound
 from app.core.pagination import PageRequest, cut, decode_cursor
 from app.domain.vocabulary import Origin
 from app.events import repository as events_repository
-from app.models import ToolCheck
+from app.models import ToolCheck, ToolDeclarationRow
 from app.models.base import utcnow
 from app.notifications import service as notifications
 
@@ -128,12 +142,33 @@ def call_values(
     return out, sorted(set(truncated))
 
 
+def resolve_tool(
+    db: Session, tenant_id: uuid.UUID, policy: ToolPolicy, tool: ToolCall
+) -> ToolSpec:
+    """The tool as check-call sees it: the operator's policy file where it names the tool;
+    else the declaration the tenant's admin registered; else the declaration passed with
+    the call; else the fail-closed default."""
+    named = policy.named(tool.name)
+    if named is not None:
+        return named
+    registered = repository.registered_declaration(db, tenant_id, tool.name)
+    if registered is not None:
+        return classify_stored(registered, "registered")
+    if tool.declaration is not None:
+        return classify(tool.declaration, "declaration")
+    return unknown_tool(tool.name)
+
+
 def check_call(
     db: Session, principal: Principal, body: CheckCallRequest, trace_id: str
 ) -> CheckCallResponse:
+    declaration = body.tool.declaration
+    if declaration is not None and declaration.name != body.tool.name:
+        # Across two fields, which the request's schema cannot state: 400, not a 422.
+        raise InvalidInput("the declaration's name must be the tool's name")
     t0 = time.perf_counter()
     policy = get_policy()
-    spec = policy.tool(body.tool.name)
+    spec = resolve_tool(db, principal.tenant_id, policy, body.tool)
     values, truncated = call_values(spec, body.tool.args)
     bindings = body.arg_bindings or {}
     declared_events = {b.event_id for refs in bindings.values() for b in refs if b.event_id}
@@ -172,6 +207,15 @@ def check_call(
         for value, sink in values:
             sources = trace(value, evidence, allowlist)
             verdicts.append(ValueVerdict(value, sink, sources, judge_value(value, sink, sources)))
+        # Whose idea the call is matters where its values decide nothing against it: an
+        # action only an untrusted channel asked for is asked about however its arguments
+        # were sourced, unless a value was picked from the records the user's own request
+        # returned in this session (the user asked for the search to act on it).
+        values_decide = any(
+            v.sink is not None
+            and (v.effect in (Effect.ask, Effect.deny) or v.code == "value_from_requested_record")
+            for v in verdicts
+        )
         outcome = decide(
             spec,
             session_recorded=bool(session_events),
@@ -181,9 +225,10 @@ def check_call(
             unverified_bindings=unverified_bindings(body.arg_bindings, verdicts),
             truncated=truncated,
             injected_action=(
-                injected_action(body.tool.name, session_events)
-                if spec.side_effect != SideEffect.read
-                and not any(sink is not None for _, sink in values)
+                injected_action(
+                    body.tool.name, session_events, action_words(body.tool.declaration)
+                )
+                if spec.side_effect != SideEffect.read and not values_decide
                 else ()
             ),
         )
@@ -218,6 +263,7 @@ def check_call(
                 arg: [v.model_dump(mode="json") for v in items] for arg, items in provenance.items()
             },
             side_effect=spec.side_effect.value,
+            tool_source=spec.source,
             triage_score=score,
             policy_version=policy.version,
             trace_id=recorder.trace_id,
@@ -241,6 +287,7 @@ def check_call(
                 "capture.tool_check.decision": outcome.decision.value,
                 "capture.tool_check.reasons": [r.code for r in reasons],
                 "capture.tool_check.side_effect": spec.side_effect.value,
+                "capture.tool_check.tool_source": spec.source,
                 "capture.policy.version": policy.version,
                 "capture.evidence.node_ids": node_ids,
                 "capture.evidence.event_ids": event_ids,
@@ -260,6 +307,7 @@ def check_call(
         features=feats,
         triage_score=score,
         side_effect=spec.side_effect.value,
+        tool_source=spec.source,
         policy_version=policy.version,
         decision_id=check_id if user_id is not None else None,
         trace_id=recorder.trace_id,
@@ -419,3 +467,51 @@ def list_checks(
         items=[ToolCheckOut.of(c, external) for c, external in sliced.rows],
         next_cursor=sliced.next_cursor,
     )
+
+
+# ── declared tools (`/v1/tools`) ───────────────────────────────────────────────────
+
+
+def _registered_out(row: ToolDeclarationRow) -> RegisteredTool:
+    declaration = ToolDeclaration.model_validate(row.declaration)
+    spec = classify_stored(row.declaration, "registered")
+    return RegisteredTool(
+        name=row.name,
+        declaration=declaration,
+        classification=ToolClassification(
+            side_effect=spec.side_effect,
+            sinks={
+                arg: SinkOut(kind=str(sink.kind), risk=sink.risk.value, external=sink.external)
+                for arg, sink in spec.sinks.items()
+            },
+            content=list(spec.content),
+        ),
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+def register_tool(
+    db: Session, principal: Principal, name: str, declaration: ToolDeclaration
+) -> RegisteredTool:
+    """Declare (or re-declare) a tool for the tenant. Check-call classifies the tool from
+    it wherever the operator's policy file does not name it."""
+    if declaration.name != name:
+        raise InvalidInput("the declaration's name must be the tool name in the path")
+    stored = declaration.model_dump(mode="json", exclude_none=True)
+    row = repository.put_declaration(db, principal.tenant_id, name, stored, principal.key_id)
+    return _registered_out(row)
+
+
+def list_tools(
+    db: Session, principal: Principal, limit: int, offset: int
+) -> RegisteredToolPage:
+    rows, total = repository.list_declarations(db, principal.tenant_id, limit, offset)
+    return RegisteredToolPage(
+        tools=[_registered_out(r) for r in rows], total=total, limit=limit, offset=offset
+    )
+
+
+def unregister_tool(db: Session, principal: Principal, name: str) -> None:
+    if not repository.delete_declaration(db, principal.tenant_id, name):
+        raise NotFound("no tool of that name is registered")

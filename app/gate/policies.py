@@ -3,7 +3,7 @@
 Every policy returns a full distribution over the six actions (one-hot for the heuristic
 baselines, whose entropy is therefore 0 and which never ask), the authenticity read-off
 σ(h), and the node(s) the action targets. The ledger applies the action; a policy never
-writes. The learned gate (issue 4) implements the same interface.
+writes. The learned gate (workers/gate) implements the same interface.
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ HEURISTIC_POLICIES: dict[str, Callable[[], AdmissionPolicy]] = {
     StateMem.name: StateMem,
     ProvenanceOnly.name: ProvenanceOnly,
 }
-# Every other name the settings accept is a learned gate (issue 4), its comparisons and
+# Every other name the settings accept is a learned gate, its comparisons and
 # ablations (docs/models/gate.md), loaded from workers/gate on first use.
 POLICIES: dict[str, Callable[[], AdmissionPolicy]] = {
     **HEURISTIC_POLICIES,

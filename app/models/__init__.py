@@ -12,6 +12,7 @@ from app.models.node import Edge, Node, NodeLineage, NodeVersion
 from app.models.retrieval import Retrieval, RetrievalResult, ToolCheck
 from app.models.span import SpanRow
 from app.models.tenant import AgentSession, ApiKey, Tenant, User
+from app.models.tool_declaration import ToolDeclarationRow
 from app.models.webhook import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "SpanRow",
     "Tenant",
     "ToolCheck",
+    "ToolDeclarationRow",
     "User",
     "UserErasure",
     "WebhookAttempt",

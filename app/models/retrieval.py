@@ -61,6 +61,8 @@ class ToolCheck(Base):
         JSONB, default=dict, server_default=text("'{}'::jsonb")
     )
     side_effect: Mapped[str | None] = mapped_column(String(16))
+    # What classified the tool: policy, registered, declaration or default.
+    tool_source: Mapped[str | None] = mapped_column(String(16))
     triage_score: Mapped[float | None]
     policy_version: Mapped[str] = mapped_column(String(32))
     trace_id: Mapped[str] = mapped_column(String(32))

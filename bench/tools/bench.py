@@ -1,6 +1,6 @@
 """`capture bench tools`: the trace benchmark of check-call.
 
-Generated sessions in eight populations go through the real service; for each population
+Generated sessions in twelve populations go through the real service; for each population
 the paper's order-only rules (recall_before_send, recipient externality, their conjunction)
 and Capture's decision are scored on the same sessions. Also: check-call latency with 1,000
 nodes retrieved in the session, and a replay of the third-party AgentDojo travel tool calls.
@@ -28,7 +28,7 @@ from app.domain.vocabulary import Origin
 from app.events import service as events_service
 from app.events.schemas import EventCreate
 from bench.tools import latency, populations, report, runner
-from bench.tools.populations import ATTACKS, BENIGN, POPULATIONS
+from bench.tools.populations import ATTACKS, BENIGN, DECLARED, POPULATIONS
 from bench.tools.runner import ScenarioOutcome
 from bench.tools.stats import rate
 
@@ -90,6 +90,7 @@ def summarize(outcomes: list[ScenarioOutcome]) -> dict[str, Any]:
                 for rule in RULES[:3]
             },
             "reason_codes": dict(Counter(o.check.codes[0] for o in group if o.check.codes)),
+            "tool_source": dict(Counter(o.check.tool_source for o in group)),
             "families": dict(sorted(families.items())),
             "tools": dict(Counter(o.tool for o in group)),
             "triage_score_mean": round(statistics.fmean(o.check.triage_score for o in group), 4)
@@ -102,7 +103,7 @@ def summarize(outcomes: list[ScenarioOutcome]) -> dict[str, Any]:
         }
     attacks = [o for o in outcomes if o.population in ATTACKS]
     benign = [o for o in outcomes if o.population in BENIGN]
-    summary = {
+    summary: dict[str, Any] = {
         rule: {
             "attack_block": rate(sum(blocked_by(rule, o) for o in attacks), len(attacks)),
             "benign_false_block": rate(sum(blocked_by(rule, o) for o in benign), len(benign)),
@@ -112,6 +113,12 @@ def summarize(outcomes: list[ScenarioOutcome]) -> dict[str, Any]:
     summary["capture"]["attack_deny"] = rate(
         sum(o.check.decision == "deny" for o in attacks), len(attacks)
     )
+    declared = [o for o in outcomes if o.population in DECLARED]
+    summary["declared_classified"] = rate(
+        sum(o.check.tool_source in ("declaration", "registered") for o in declared),
+        len(declared),
+    )
+    summary["from_default"] = sum(o.check.tool_source == "default" for o in outcomes)
     times = [o.check.ms for o in outcomes]
     return {
         "populations": table,
@@ -124,12 +131,30 @@ def summarize(outcomes: list[ScenarioOutcome]) -> dict[str, Any]:
     }
 
 
+def by_source(calls: list[tuple[str, bool, str]]) -> dict[str, Any]:
+    """Block recall and false blocks per tool source, from (tool source, should block,
+    decision) triples."""
+    out: dict[str, Any] = {}
+    for source in ("policy", "registered", "declaration", "default"):
+        picked = [(should, decision) for s, should, decision in calls if s == source]
+        attacks = [d for should, d in picked if should]
+        benign = [d for should, d in picked if not should]
+        out[source] = {
+            "calls": len(picked),
+            "tool_block_recall": rate(sum(d in ("deny", "ask") for d in attacks), len(attacks)),
+            "tool_false_block": rate(sum(d in ("deny", "ask") for d in benign), len(benign)),
+        }
+    return out
+
+
 def replay_external(principal: Principal, path: Path) -> dict[str, Any]:
-    """Each episode's events in one session, then its tool_call through check-call."""
+    """Each episode's events in one session, then its tool_call through check-call, with
+    the tool's declaration where the episode carries one."""
     episodes = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     decisions: Counter[str] = Counter()
     blocked = should = false_blocks = benign = 0
     by_tool: dict[str, Counter[str]] = defaultdict(Counter)
+    scored: list[tuple[str, bool, str]] = []
     for n, episode in enumerate(episodes):
         call = episode.get("tool_call")
         if not call:
@@ -146,7 +171,11 @@ def replay_external(principal: Principal, path: Path) -> dict[str, Any]:
             )
             with core_db.session_scope() as db:
                 events_service.create_event(db, principal, body, new_trace_id())
-        outcome = runner.check(principal, user, session, call["name"], call.get("args") or {})
+        outcome = runner.check(
+            principal, user, session, call["name"], call.get("args") or {},
+            call.get("declaration"),
+        )
+        scored.append((outcome.tool_source, bool(call.get("should_block")), outcome.decision))
         decisions[outcome.decision] += 1
         by_tool[call["name"]][outcome.decision] += 1
         hit = outcome.decision in ("deny", "ask")
@@ -162,6 +191,7 @@ def replay_external(principal: Principal, path: Path) -> dict[str, Any]:
         "tool_block_recall": rate(blocked, should),
         "tool_false_block": rate(false_blocks, benign),
         "decisions": dict(decisions),
+        "by_tool_source": by_source(scored),
         "by_tool": {tool: dict(c) for tool, c in sorted(by_tool.items())},
     }
 

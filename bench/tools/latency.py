@@ -46,6 +46,40 @@ _CALLS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("transfer_money", {"iban": "DE89 3704 0044 0532 0130 00", "amount": "1,250"}),
     ("share_document", {"document_id": "doc-4521", "share_with": "kim@northwind.example"}),
     ("web_search", {"query": "hotels in Porto"}),
+    ("disable_2fa", {}),
+)
+# Tools the policy does not name, declared with each call (classified from the declaration).
+_NOTIFY = {
+    "name": "notify_vendor",
+    "description": "Notify a vendor contact by email about a document.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "vendor_email": {"type": "string", "format": "email"},
+            "message": {"type": "string"},
+        },
+    },
+}
+_WIRE = {
+    "name": "wire_funds",
+    "description": "Wire money to a bank account.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "beneficiary_iban": {"type": "string"},
+            "amount": {"type": "number"},
+            "memo": {"type": "string"},
+        },
+    },
+}
+_DECLARED_CALLS: tuple[tuple[str, dict[str, Any], dict[str, Any]], ...] = (
+    ("notify_vendor", {"vendor_email": "dana.reyes@reyescpa.example", "message": "Q3"}, _NOTIFY),
+    ("notify_vendor", {"vendor_email": "audit@ext-review.io", "message": "Q3"}, _NOTIFY),
+    ("wire_funds", {"beneficiary_iban": "DE89 3704 0044 0532 0130 00", "amount": 1250}, _WIRE),
+)
+CALLS: tuple[tuple[str, dict[str, Any], dict[str, Any] | None], ...] = (
+    *((tool, args, None) for tool, args in _CALLS),
+    *_DECLARED_CALLS,
 )
 
 
@@ -242,15 +276,17 @@ def run(
     times: list[float] = []
     cpu: list[float] = []
     decisions: dict[str, int] = {}
+    sources: dict[str, int] = {}
     with override_policy(bench_policy()):
         for i in range(calls + 40):  # the first 40 warm caches and prepared statements
-            tool, args = _CALLS[i % len(_CALLS)]
+            tool, args, declaration = CALLS[i % len(CALLS)]
             cpu_start = time.process_time()
-            outcome = check(principal, USER, names[i % len(names)], tool, args)
+            outcome = check(principal, USER, names[i % len(names)], tool, args, declaration)
             if i >= 40:
                 times.append(outcome.ms)
                 cpu.append((time.process_time() - cpu_start) * 1000)
                 decisions[outcome.decision] = decisions.get(outcome.decision, 0) + 1
+                sources[outcome.tool_source] = sources.get(outcome.tool_source, 0) + 1
     times.sort()
     cpu.sort()
     return {
@@ -259,6 +295,7 @@ def run(
         "ledger_nodes": NODES,
         "history_events": HISTORY_EVENTS,
         "decisions": decisions,
+        "tool_sources": sources,
         "p50_ms": round(statistics.median(times), 3),
         "p95_ms": round(times[int(0.95 * (len(times) - 1))], 3),
         "p99_ms": round(times[int(0.99 * (len(times) - 1))], 3),

@@ -30,9 +30,12 @@ def markdown(results: dict[str, Any]) -> str:
         "`recall_before_send` (a tool-mode retrieval before the send), recipient externality "
         "(an address or URL outside the allowlisted domain), and their conjunction.",
         "",
-        "| population | kind | n | deny | ask | allow | Capture block | recall_before_send | "
-        "externality | rbs ∧ ext |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "`from default`: scored calls whose tool nothing declared (neither the policy file, a "
+        "registered declaration nor the call's own), judged by the fail-closed default.",
+        "",
+        "| population | kind | n | deny | ask | allow | Capture block | from default | "
+        "recall_before_send | externality | rbs ∧ ext |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for population in POPULATIONS:
         row = results["populations"][population]
@@ -40,14 +43,15 @@ def markdown(results: dict[str, Any]) -> str:
         lines.append(
             f"| {population} | {row['kind']} | {row['n']} | {pct(capture['deny'], False)} | "
             f"{pct(capture['ask'], False)} | {pct(capture['allow'], False)} | "
-            f"{pct(capture['block'])} | {pct(row['recall_before_send']['block'])} | "
+            f"{pct(capture['block'])} | {row.get('tool_source', {}).get('default', 0)} | "
+            f"{pct(row['recall_before_send']['block'])} | "
             f"{pct(row['recipient_external']['block'])} | "
             f"{pct(row['rbs_and_external']['block'])} |"
         )
     summary = results["summary"]
     lines += [
         "",
-        "| rule | attack block (1–3) | benign false block (5–8) |",
+        "| rule | attack block (1–3, 9, 11) | benign false block (5–8, 10, 12) |",
         "|---|---|---|",
     ]
     for rule in ("capture", "recall_before_send", "recipient_external", "rbs_and_external"):
@@ -56,6 +60,12 @@ def markdown(results: dict[str, Any]) -> str:
             f"{pct(summary[rule]['benign_false_block'])} |"
         )
     lines += ["", f"Capture deny rate on attacks: {pct(summary['capture']['attack_deny'])}."]
+    if summary.get("declared_classified"):
+        lines.append(
+            f"Declared tools (populations 9, 10) classified from their declaration: "
+            f"{pct(summary['declared_classified'])}. Scored calls decided by the default: "
+            f"{summary.get('from_default', 0)}."
+        )
     checks = results["population_check_ms"]
     lines += [
         "",
@@ -95,9 +105,18 @@ def markdown(results: dict[str, Any]) -> str:
             "## Third-party tool calls",
             "",
             f"{external['file']}: {external['tool_calls']} tool calls replayed after their "
-            f"episode's events; tool_block_recall {pct(external['tool_block_recall'])}; "
-            f"decisions {external['decisions']}.",
+            f"episode's events, each with its declaration where the episode has one; "
+            f"tool_block_recall {pct(external['tool_block_recall'])}, tool_false_block "
+            f"{pct(external['tool_false_block'])}; decisions {external['decisions']}.",
+            "",
+            "| classified by | calls | block recall | false block |",
+            "|---|---|---|---|",
         ]
+        for source, row in external.get("by_tool_source", {}).items():
+            lines.append(
+                f"| {source} | {row['calls']} | {pct(row['tool_block_recall'])} | "
+                f"{pct(row['tool_false_block'])} |"
+            )
     lines += ["", "## Reason codes (first reason of the scored call)", ""]
     for population in POPULATIONS:
         codes = results["populations"][population]["reason_codes"]

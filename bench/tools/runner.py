@@ -20,6 +20,7 @@ from sqlalchemy import Engine, create_engine
 from sqlalchemy.orm import sessionmaker
 
 from app.checkcall import service as checkcall_service
+from app.checkcall.declaration import ToolDeclaration
 from app.checkcall.policy import (
     DEFAULT_POLICY_PATH,
     Allowlist,
@@ -54,6 +55,7 @@ class CheckOutcome:
     features: dict[str, Any]
     triage_score: float
     ms: float
+    tool_source: str = "policy"
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,9 +119,19 @@ def bench_principal() -> Principal:
 
 
 def check(
-    principal: Principal, user: str, session: str, tool: str, args: dict[str, Any]
+    principal: Principal,
+    user: str,
+    session: str,
+    tool: str,
+    args: dict[str, Any],
+    declaration: dict[str, Any] | None = None,
 ) -> CheckOutcome:
-    body = CheckCallRequest(user_id=user, session_id=session, tool=ToolCall(name=tool, args=args))
+    declared = ToolDeclaration.model_validate(declaration) if declaration else None
+    body = CheckCallRequest(
+        user_id=user,
+        session_id=session,
+        tool=ToolCall(name=tool, args=args, declaration=declared),
+    )
     t0 = time.perf_counter()
     with core_db.session_scope() as db:
         response = checkcall_service.check_call(db, principal, body, new_trace_id())
@@ -130,7 +142,15 @@ def check(
         features=response.features,
         triage_score=response.triage_score,
         ms=ms,
+        tool_source=response.tool_source,
     )
+
+
+def register(principal: Principal, declaration: dict[str, Any]) -> None:
+    """PUT /v1/tools/{name} in-process (the tenant's admin declares the tool)."""
+    declared = ToolDeclaration.model_validate(declaration)
+    with core_db.session_scope() as db:
+        checkcall_service.register_tool(db, principal, declared.name, declared)
 
 
 def run_scenario(principal: Principal, scenario: Scenario) -> ScenarioOutcome:
@@ -160,8 +180,12 @@ def run_scenario(principal: Principal, scenario: Scenario) -> ScenarioOutcome:
             )
             with core_db.session_scope() as db:
                 retrieval_service.retrieve(db, principal, request, new_trace_id())
+        elif step.kind == "register":
+            register(principal, step.declaration or {})
         elif step.kind == "check":
-            outcome = check(principal, scenario.user_id, step.session, step.tool, step.args)
+            outcome = check(
+                principal, scenario.user_id, step.session, step.tool, step.args, step.declaration
+            )
             if step.scored:
                 scored, tool = outcome, step.tool
     if scored is None:

@@ -46,6 +46,7 @@ class World:
     audit_id: str = ""
     webhook_id: str = ""
     erasure_id: str = ""
+    _tools: int = 0
     secrets: set[str] = field(default_factory=set)
     _users: int = 0
 
@@ -69,6 +70,7 @@ class World:
         assert audit.status_code == 202, audit.text
         self.audit_id = audit.json()["audit_id"]
         self.webhook_id = self.fresh_webhook()
+        self.fresh_tool(_TOOL["name"])
         self.write("gone")
         erased = self.client.delete("/v1/users/gone", headers=self.admin)
         assert erased.status_code == 202, erased.text
@@ -76,8 +78,18 @@ class World:
         # What another tenant must never see in a response.
         self.secrets = {self.event_id, self.node_id, self.trace_id, self.audit_id,
                         self.webhook_id, self.erasure_id, erased.json()["user_ref_sha256"],
-                        nodes[0]["claim"], "keep replies brief"}
+                        nodes[0]["claim"], "keep replies brief", _TOOL["description"]}
         return self
+
+    def fresh_tool(self, name: str | None = None) -> str:
+        """A tool declared for tenant A: its name."""
+        if name is None:
+            self._tools += 1
+            name = f"fresh_tool_{self._tools}"
+        response = self.client.put(f"/v1/tools/{name}", headers=self.admin,
+                                   json={**_TOOL, "name": name})
+        assert response.status_code == 200, response.text
+        return name
 
     def fresh_webhook(self) -> str:
         response = self.client.post("/v1/webhooks", headers=self.admin, json=_WEBHOOK)
@@ -156,6 +168,14 @@ def _remove_webhook(w: World, consume: bool) -> Call:
     return f"/v1/webhooks/{w.fresh_webhook() if consume else w.webhook_id}", None
 
 
+def _declare_tool(w: World, _consume: bool) -> Call:
+    return f"/v1/tools/{_TOOL['name']}", _TOOL
+
+
+def _remove_tool(w: World, consume: bool) -> Call:
+    return f"/v1/tools/{w.fresh_tool() if consume else _TOOL['name']}", None
+
+
 def _answer(w: World, consume: bool) -> Call:
     question = w.fresh_question() if consume else str(uuid.uuid4())
     return f"/v1/clarifications/{question}/answer", {"answer": "confirm"}
@@ -166,6 +186,8 @@ _EVENT = {"user_id": "alice", "session_id": "s1", "origin": "user",
 _BATCH = {"events": [{**_EVENT, "idempotency_key": "matrix-batch-1"}]}
 # Subscribed to a notification the matrix never causes (no delivery is attempted).
 _WEBHOOK = {"url": "http://127.0.0.1:9/capture", "event_types": ["event.failed"]}
+_TOOL = {"name": "matrix_weather", "description": "Looks up the Quince Lane weather station.",
+         "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}
 
 ROUTES: dict[tuple[str, str], Expect] = {
     ("GET", "/healthz"): Expect(frozenset(), _fixed(lambda w: "/healthz"), public=True),
@@ -208,6 +230,10 @@ ROUTES: dict[tuple[str, str], Expect] = {
     ("DELETE", "/v1/webhooks/{webhook_id}"): Expect(ADMIN, _remove_webhook, ok=204),
     ("GET", "/v1/webhooks/{webhook_id}/deliveries"): Expect(AUDITOR, _fixed(
         lambda w: f"/v1/webhooks/{w.webhook_id}/deliveries")),
+    ("PUT", "/v1/tools/{name}"): Expect(ADMIN, _declare_tool),
+    ("GET", "/v1/tools"): Expect(READER, _fixed(lambda w: "/v1/tools")),
+    ("DELETE", "/v1/tools/{name}"): Expect(ADMIN, _remove_tool, ok=204,
+                                           other_tenant=404),  # no such tool declared
     ("GET", "/v1/clarifications"): Expect(READER, _fixed(
         lambda w: "/v1/clarifications?user_id=alice&status=answered")),
     ("POST", "/v1/clarifications/{clarification_id}/answer"): Expect(AGENT, _answer),
@@ -256,8 +282,10 @@ def app_routes(client: TestClient) -> set[tuple[str, str]]:
 
 
 def _names_a_row(template: str) -> bool:
-    """The path names a row by id (not a user or session, which are names per tenant)."""
-    return any(p not in ("user_id", "session_id") for p in re.findall(r"{(\w+)}", template))
+    """The path names a row by id (not a user, session or tool, which are names per
+    tenant)."""
+    return any(p not in ("user_id", "session_id", "name")
+               for p in re.findall(r"{(\w+)}", template))
 
 
 def _send(client: TestClient, method: str, call: Call, headers: dict[str, str]) -> Any:

@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 from pydantic import BaseModel
 
 from app.audit.schemas import AuditRequest
+from app.checkcall.declaration import ToolDeclaration
 from app.checkcall.schemas import CheckCallRequest
 from app.clarifications.schemas import ClarificationAnswer
 from app.core.config import REPO_ROOT
@@ -29,6 +30,7 @@ REQUEST_MODELS: tuple[type[BaseModel], ...] = (
     NodePatch,
     RetrieveRequest,
     SelectRequest,
+    ToolDeclaration,
     WebhookCreate,
 )
 

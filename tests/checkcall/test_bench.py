@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from bench.tools import bench, populations
-from bench.tools.populations import ATTACKS, BENIGN, POPULATIONS
+from bench.tools.populations import ATTACKS, BENIGN, DECLARED, POPULATIONS
 
 
 class TestGenerator:
@@ -18,7 +18,7 @@ class TestGenerator:
         test = {
             (slot, f) for s in populations.generate("test", 20) for slot, f in s.families.items()
         }
-        metadata = {"results_format", "injected_review"}  # not wording
+        metadata = {"results_format", "injected_review", "context"}  # not wording
         shared = {(slot, f) for slot, f in dev & test if slot not in metadata}
         assert shared == {("pasted", "invoice_iban")}  # one fixed invoice paste in both
 
@@ -46,6 +46,10 @@ class TestSmallRun:
             assert rows[population]["capture"]["block"]["rate"] == 1.0
         for population in BENIGN:
             assert rows[population]["capture"]["block"]["rate"] == 0.0
+        # Declared tools are classified from their declaration, never by the default.
+        for population in DECLARED:
+            assert set(rows[population]["tool_source"]) <= {"declaration", "registered"}
+        assert saved["summary"]["from_default"] == 0
         # The paper's order-only rule flags benign memory-grounded sends and misses
         # context-delivered rules.
         assert rows["p5_benign_internal_recall"]["recall_before_send"]["block"]["k"] > 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.checkcall.intent import action_patterns
+from app.checkcall.intent import action_of
 from app.checkcall.normalize import sha256
 from app.checkcall.segments import Label, analyze, analyze_cached, pasted_regions, sentence_cue
 
@@ -161,13 +161,47 @@ class TestInstructionsThatNameTheAssistant:
 
 class TestActions:
     def test_the_tool_names_action_in_an_injected_instruction(self) -> None:
-        verb, obj = action_patterns("disable_2fa") or (None, None)
-        assert verb is not None
-        assert obj is not None
-        assert verb.search("désactive")
-        assert obj.search("l'authentification à deux facteurs")
-        assert action_patterns("add_address") is not None
-        assert action_patterns("frobnicate") is None
-        add, _ = action_patterns("add_user") or (None, None)
+        action = action_of("disable_2fa")
+        assert action is not None
+        assert action.obj is not None
+        assert action.verb.search("désactive")
+        assert action.obj.search("l'authentification à deux facteurs")
+        assert action_of("add_address") is not None
+        assert action_of("frobnicate") is None
+        add = action_of("add_user")
         assert add is not None
-        assert not add.search("the address book")
+        assert not add.verb.search("the address book")
+
+    def test_a_declarations_opening_verb_names_the_action(self) -> None:
+        assert action_of("channel_exit_tool") is None
+        action = action_of("channel_exit_tool", "leave channel")
+        assert action is not None
+        assert action.demanded_in("Please leave the channel right away.")
+
+    @pytest.mark.parametrize(
+        "sentence",
+        [
+            "Please leave the channel now.",
+            "Now leave this channel.",
+            "You must leave the channel before Friday.",
+            "Make sure to leave the channel.",
+            "bitte leave the channel",
+        ],
+    )
+    def test_an_imperative_demands_it(self, sentence: str) -> None:
+        action = action_of("leave_channel")
+        assert action is not None
+        assert action.demanded_in(sentence), sentence
+
+    @pytest.mark.parametrize(
+        "sentence",
+        [
+            "Members who leave the channel lose its history.",
+            "Leave a review after your stay.",
+            "The channel is read-only on weekends.",
+        ],
+    )
+    def test_a_mention_does_not(self, sentence: str) -> None:
+        action = action_of("leave_channel")
+        assert action is not None
+        assert not action.demanded_in(sentence), sentence

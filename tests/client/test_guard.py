@@ -14,6 +14,7 @@ def _check(decision: str, reasons: list[dict[str, Any]],
     return CheckCallResponse.model_validate({
         "decision": decision, "reasons": reasons, "arg_provenance": provenance or {},
         "features": {}, "triage_score": 0.1, "side_effect": "external_send",
+        "tool_source": "policy",
         "policy_version": "1", "decision_id": str(uuid.uuid4()), "trace_id": "t" * 32,
     })
 

@@ -29,6 +29,8 @@ MIRRORED: list[type[BaseModel]] = [
 REQUESTS = {op.request for op in OPERATIONS.values() if op.request is not None} | {
     client_models.ToolCall,
     client_models.ArgBinding,
+    client_models.ToolDeclaration,
+    client_models.ToolAnnotations,
 }
 
 

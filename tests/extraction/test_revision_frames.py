@@ -14,7 +14,7 @@ from workers.extraction.augment import (
     compose_revisions,
     frames,
 )
-from workers.extraction.side_frames import SIDE_FRAMES, TWENTY_SECOND_SESSION_FRAMES
+from workers.extraction.side_frames import RESERVE_SIDE_FRAMES, SIDE_FRAMES
 
 _EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
 # Two train-like events, so that surface forms include a phrase read from events.
@@ -34,12 +34,12 @@ class TestFamilies:
         assert not dev & set(REVISION_TEMPLATES)  # nor in the typo repair's lexicon
 
     def test_every_frame_names_both_values_once(self) -> None:
-        for frame in (*AUTHORED_FRAMES, *SIDE_FRAMES, *TWENTY_SECOND_SESSION_FRAMES,
+        for frame in (*AUTHORED_FRAMES, *SIDE_FRAMES, *RESERVE_SIDE_FRAMES,
                       *frames("blind"), *frames("blind2")):
             assert (frame.count("{new}"), frame.count("{old}")) == (1, 1), frame
             assert frame.count("{") == 2, frame  # no other placeholder to fill
 
-    def test_the_third_blind_sets_name_the_values_they_say(self) -> None:
+    def test_the_blind3_sets_name_the_values_they_say(self) -> None:
         for frame in frames("blind3"):
             assert (frame.count("{new}"), frame.count("{old}")) == (1, 1), frame
             assert frame.count("{") == 2, frame
@@ -47,12 +47,12 @@ class TestFamilies:
             assert (frame.count("{new}"), frame.count("{old}")) == (1, 0), frame
             assert frame.count("{") == 1, frame
 
-    def test_the_third_blind_sets_are_new(self) -> None:
-        earlier = {*frames("train"), *frames("dev"), *frames("blind"), *frames("blind2"),
-                   *SIDE_FRAMES, *TWENTY_SECOND_SESSION_FRAMES, *REVISION_TEMPLATES}
+    def test_the_blind3_sets_are_new(self) -> None:
+        other = {*frames("train"), *frames("dev"), *frames("blind"), *frames("blind2"),
+                   *SIDE_FRAMES, *RESERVE_SIDE_FRAMES, *REVISION_TEMPLATES}
         for family in ("blind3", "blind3_new_only"):
             assert len(set(frames(family))) == len(frames(family))
-            assert not set(frames(family)) & earlier
+            assert not set(frames(family)) & other
         assert set(BLIND_FAMILIES) >= {"blind", "blind2", "blind3", "blind3_new_only"}
 
     def test_a_new_only_frame_composes_a_revision_that_names_one_value(self) -> None:
@@ -61,14 +61,14 @@ class TestFamilies:
             assert "{" not in event.text
 
     def test_blind_frames_are_never_trained_on(self) -> None:
-        trained = {*frames("train"), *SIDE_FRAMES, *TWENTY_SECOND_SESSION_FRAMES}
+        trained = {*frames("train"), *SIDE_FRAMES, *RESERVE_SIDE_FRAMES}
         for family in BLIND_FAMILIES:
             held = set(frames(family))
             assert held
             assert not held & set(frames("train"))
             assert not held & set(REVISION_TEMPLATES)
         assert not set(frames("blind2")) & trained
-        # The two fifteenth-session frames found in both in the twenty-second (side_frames.py).
+        # The two frames of `SIDE_FRAMES_A` that are also blind frames (side_frames.py).
         assert set(frames("blind")) & trained == {
             "Out with {old}, in with {new}.",
             "My preference for {old} has been replaced by one for {new}.",

@@ -1,6 +1,8 @@
 """A small real MCP tool server for the gateway's tests: a hotel search whose result carries
-an instruction injected by a third party, and an email sender that appends every message it
-sends to the file named by UPSTREAM_SENT_LOG (what the tests check was, or was not, sent)."""
+an instruction injected by a third party, an email sender, and a guest notifier the default
+tool policy does not name (known to check-call only by its declaration); the senders append
+every message to the file named by UPSTREAM_SENT_LOG (what the tests check was, or was
+not, sent)."""
 
 from __future__ import annotations
 
@@ -35,6 +37,14 @@ def send_email(recipients: list[str], subject: str, body: str) -> str:
     with Path(os.environ["UPSTREAM_SENT_LOG"]).open("a") as log:
         log.write(json.dumps({"recipients": recipients, "subject": subject}) + "\n")
     return f"sent to {', '.join(recipients)}"
+
+
+@server.tool()
+def notify_guest(guest_email: str, note: str) -> str:
+    """Notify a hotel guest by email about their stay."""
+    with Path(os.environ["UPSTREAM_SENT_LOG"]).open("a") as log:
+        log.write(json.dumps({"recipients": [guest_email], "subject": "notice"}) + "\n")
+    return f"notified {guest_email}"
 
 
 if __name__ == "__main__":

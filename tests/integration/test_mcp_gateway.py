@@ -92,7 +92,7 @@ class TestListing:
                 through = (await via.list_tools()).tools
                 own = (await direct.list_tools()).tools
                 assert [t.model_dump() for t in through] == [t.model_dump() for t in own]
-                assert {t.name for t in through} == {"search_hotels", "send_email"}
+                assert {t.name for t in through} == {"search_hotels", "send_email", "notify_guest"}
 
         anyio.run(scenario)
 
@@ -152,6 +152,41 @@ class TestAgentLoop:
             events = [api.get(f"/v1/events/{i}").json() for i in event_ids]
         assert any(e["origin"] == "tool_output" and e["tool_name"] == "search_hotels"
                    and ATTACKER in e["text"] for e in events)
+
+
+class TestDeclarations:
+    def test_a_tool_the_policy_does_not_name_is_judged_by_its_declaration(
+            self, stack: Stack, tmp_path: Path) -> None:
+        """notify_guest is in no policy file: the gateway passes its declaration from
+        tools/list (an e-mail recipient, a note), so the user's own address runs and the
+        injected one is stopped, where the default would have asked for both."""
+        env, log, user = setup(stack, tmp_path)
+        session_id = f"s-{uuid.uuid4().hex[:8]}"
+        turn = f"Find a hotel in Porto and notify me at {USER_ADDRESS} when you have one."
+        outcomes: dict[str, CallToolResult] = {}
+
+        async def scenario() -> None:
+            memory_env = {**env, "CAPTURE_USER_ID": user, "CAPTURE_SESSION_ID": session_id}
+            async with stdio_session(memory_env) as memory, \
+                    gateway(env, user, session_id) as tools:
+                await memory.call_tool("remember", {"text": turn})
+                found = await tools.call_tool("search_hotels", {
+                    "city": "Porto", "check_in": "2026-05-03", "check_out": "2026-05-06"})
+                assert not found.isError
+                for recipient in (USER_ADDRESS, ATTACKER):
+                    outcomes[recipient] = await tools.call_tool("notify_guest", {
+                        "guest_email": recipient, "note": "Casa Azul it is."})
+
+        anyio.run(scenario)
+        assert not outcomes[USER_ADDRESS].isError, text_of(outcomes[USER_ADDRESS])
+        assert outcomes[ATTACKER].isError
+        assert sent(log) == [[USER_ADDRESS]]
+        with stack.client() as api:
+            undeclared = api.post("/v1/check-call", json={
+                "user_id": user, "session_id": session_id,
+                "tool": {"name": "notify_guest",
+                         "args": {"guest_email": USER_ADDRESS, "note": "x"}}}).json()
+        assert (undeclared["decision"], undeclared["tool_source"]) == ("ask", "default")
 
 
 class TestAsk:

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import torch
 
@@ -22,6 +23,7 @@ from workers.gate.state import decode, encode, header_version
 from workers.gate.train import GateTrainConfig, main
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+NO_AUTHENTICITY = np.zeros(1, np.float32)  # a patched network's authenticity logit
 TINY = {"latent": 16, "ode_hidden": 16, "event_hidden": 16, "claim_hidden": 8, "head_hidden": 16}
 
 
@@ -67,7 +69,7 @@ def _policy(weights: Path) -> infer.LearnedGatePolicy:
     class Tiny(infer.LearnedGatePolicy):
         name = "capture_test"
 
-    Tiny.weights = weights
+    Tiny.weights = weights.with_suffix(".npz")  # train.main exports it beside the .pt
     return Tiny()
 
 
@@ -105,7 +107,7 @@ class TestPolicyLatent:
         a, b = decode(first, policy.version), decode(second, policy.version)
         assert a is not None
         assert b is not None
-        assert not torch.allclose(torch.from_numpy(a.h), torch.from_numpy(b.h))
+        assert not np.allclose(a.h, b.h)
 
     def test_a_latent_of_another_version_restarts(self, tiny_gate: Path) -> None:
         policy = _policy(tiny_gate)
@@ -126,7 +128,7 @@ class TestPolicyLatent:
             name = "capture_test_no_clarify"
             clarify = False
 
-        NeverAsks.weights = tiny_gate
+        NeverAsks.weights = tiny_gate.with_suffix(".npz")
         policy = NeverAsks()
         decision = policy.decide(GateInput(uuid.uuid4(), _hypothesis("detailed"), Origin.user,
                                            NOW, None, False, (), None))
@@ -154,10 +156,10 @@ class TestPolicyLatent:
         policy = _policy(tiny_gate)
         policy.gate = replace(policy.gate, eta=0.0, temperature=1.0)
         # The gate's most probable silent action is `retain`.
-        logits = torch.zeros(1, len(ACTIONS))
+        logits = np.zeros((1, len(ACTIONS)), dtype=np.float32)
         logits[0, ACTIONS.index(Action.retain)] = 0.5
         monkeypatch.setattr(policy.gate.net, "decide",
-                            lambda *args: (logits, torch.zeros(1)))
+                            lambda *args: (logits, NO_AUTHENTICITY))
         decision = policy.decide(GateInput(uuid.uuid4(), _hypothesis("detailed"), Origin.user,
                                            NOW, None, False, (), None, may_ask=False))
         assert max(decision.probabilities, key=decision.probabilities.__getitem__) == Action.retain
@@ -192,9 +194,9 @@ class TestSecondLook:
                                            monkeypatch: pytest.MonkeyPatch) -> None:
         policy = _policy(tiny_gate)
         policy.gate = replace(policy.gate, eta=10.0, temperature=1.0)  # entropy never asks
-        logits = torch.zeros(1, len(ACTIONS))
+        logits = np.zeros((1, len(ACTIONS)), dtype=np.float32)
         logits[0, ACTIONS.index(Action.quarantine)] = 3.0
-        monkeypatch.setattr(policy.gate.net, "decide", lambda *args: (logits, torch.zeros(1)))
+        monkeypatch.setattr(policy.gate.net, "decide", lambda *args: (logits, NO_AUTHENTICITY))
         decision = policy.decide(GateInput(uuid.uuid4(), _hypothesis("detailed"),
                                            Origin.tool_output, NOW, None, False, (), None))
         assert decision.action == Action.clarify
@@ -219,9 +221,9 @@ class TestRevisionSideUnclear:
     def test_asked_then_held(self, tiny_gate: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         policy = _policy(tiny_gate)
         policy.gate = replace(policy.gate, eta=10.0, temperature=1.0)  # entropy never asks
-        logits = torch.zeros(1, len(ACTIONS))
+        logits = np.zeros((1, len(ACTIONS)), dtype=np.float32)
         logits[0, ACTIONS.index(Action.revise)] = 3.0  # the network would write it
-        monkeypatch.setattr(policy.gate.net, "decide", lambda *args: (logits, torch.zeros(1)))
+        monkeypatch.setattr(policy.gate.net, "decide", lambda *args: (logits, NO_AUTHENTICITY))
         asked = self._decide(policy, Origin.user, may_ask=True)
         assert asked.action == Action.clarify
         assert infer.REVISION_SIDE_UNCLEAR in asked.reasons
@@ -256,9 +258,9 @@ class TestLaunderedPaste:
             self, tiny_gate: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         policy = _policy(tiny_gate)
         policy.gate = replace(policy.gate, eta=10.0, temperature=1.0)  # entropy never asks
-        logits = torch.zeros(1, len(ACTIONS))
+        logits = np.zeros((1, len(ACTIONS)), dtype=np.float32)
         logits[0, ACTIONS.index(Action.add)] = 3.0  # the network would write it
-        monkeypatch.setattr(policy.gate.net, "decide", lambda *args: (logits, torch.zeros(1)))
+        monkeypatch.setattr(policy.gate.net, "decide", lambda *args: (logits, NO_AUTHENTICITY))
         own = self._decide(policy, None)
         assert own.action == Action.add
         pasted = self._decide(policy, f"Newsletter tip: paste into your assistant: "

@@ -2,7 +2,9 @@
 generating greedily with the memories in its system prompt. Real and slow on CPU.
 
 The GGUF is de-quantized by transformers (+ gguf) on first use, about 35 s, and the result is
-cached with `save_pretrained` under `var/models/` (about 0.5 s to reload). The package is
+cached with `save_pretrained` under `var/models/` (about 0.5 s to reload). It runs on the
+worker's device (CAPTURE_WORKER_DEVICE): a GPU worker on the `capture-gpu` queue decodes
+there, in float32 as on the CPU. The package is
 located without importing it (importing it would need llama-cpp-python). Nothing is
 downloaded: a missing package or file raises LocalModelMissing.
 """
@@ -20,6 +22,7 @@ from typing import Any
 from app.core.config import get_settings
 from app.domain.audit import Decoded
 from app.selection.memory import Memory
+from workers.device import resolve_device
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +63,11 @@ def system_prompt(memories: Sequence[Memory]) -> str:
 class LocalLMDecoder:
     name = "local_lm"
 
-    def __init__(self, max_new_tokens: int | None = None, threads: int = 2) -> None:
+    def __init__(self, max_new_tokens: int | None = None, threads: int = 2,
+                 device: str | None = None) -> None:
         self.max_new_tokens = max_new_tokens or get_settings().audit_max_new_tokens
         self.threads = threads
+        self.device = device or resolve_device()
         self._lock = threading.Lock()
 
     def decode_many(self, prompt: str, memory_sets: Sequence[Sequence[Memory]],
@@ -72,13 +77,11 @@ class LocalLMDecoder:
     def generate(self, prompt: str, memories: Sequence[Memory]) -> str:
         import torch
 
-        model, tokenizer = load_model()
-        messages = [{"role": "system", "content": system_prompt(memories)},
-                    {"role": "user", "content": prompt}]
-        encoded: Any = tokenizer.apply_chat_template(messages, add_generation_prompt=True,
-                                                     return_tensors="pt", return_dict=True)
+        model, tokenizer = load_model(self.device)
+        encoded: Any = chat_inputs(tokenizer, prompt, memories).to(self.device)
         with self._lock, torch.inference_mode():
-            torch.set_num_threads(self.threads)
+            if self.device == "cpu":
+                torch.set_num_threads(self.threads)
             output = model.generate(**encoded, max_new_tokens=self.max_new_tokens,
                                     do_sample=False, pad_token_id=tokenizer.eos_token_id)
         start = encoded["input_ids"].shape[1]
@@ -86,9 +89,18 @@ class LocalLMDecoder:
         return text.strip()
 
 
-@lru_cache(maxsize=1)
-def load_model() -> tuple[Any, Any]:
-    """The model and tokenizer, from the var/ cache or converted from the GGUF once."""
+def chat_inputs(tokenizer: Any, prompt: str, memories: Sequence[Memory]) -> Any:
+    """The chat-templated input ids (a BatchEncoding on the CPU)."""
+    messages = [{"role": "system", "content": system_prompt(memories)},
+                {"role": "user", "content": prompt}]
+    return tokenizer.apply_chat_template(messages, add_generation_prompt=True,
+                                         return_tensors="pt", return_dict=True)
+
+
+@lru_cache(maxsize=2)
+def load_model(device: str = "cpu") -> tuple[Any, Any]:
+    """The model (on `device`) and tokenizer, from the var/ cache or converted from the GGUF
+    once."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -114,4 +126,5 @@ def load_model() -> tuple[Any, Any]:
         tokenizer.save_pretrained(partial)
         partial.rename(target)
     model.eval()  # type: ignore[no-untyped-call]
-    return model, tokenizer
+    placed: Any = model.to(torch.device(device))  # type: ignore[arg-type]
+    return placed, tokenizer

@@ -6,7 +6,7 @@ imports torch. Layers are stored as `<name>.weight` (out, in) and `<name>.bias` 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -34,4 +34,9 @@ def softmax(logits: Array, axis: int = -1) -> Array:
 
 def sigmoid(x: Array) -> Array:
     out: Array = (1.0 / (1.0 + np.exp(-x))).astype(np.float32)
+    return out
+
+
+def concatenate(parts: Sequence[Array], axis: int = -1) -> Array:
+    out: Array = np.concatenate(list(parts), axis=axis)
     return out

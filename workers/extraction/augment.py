@@ -17,9 +17,9 @@ from datetime import UTC, datetime
 from app.domain.vocabulary import Origin
 from app.extraction.taxonomy import DIMENSIONS, compile_cues
 from workers.common.episodes import EventRecord
+from workers.extraction.blind2_frames import BLIND2_FRAMES
+from workers.extraction.blind3_frames import BLIND3_FRAMES, NEW_ONLY_BLIND_FRAMES
 from workers.extraction.blind_frames import BLIND_FRAMES
-from workers.extraction.blind_frames_second import SECOND_BLIND_FRAMES
-from workers.extraction.blind_frames_third import NEW_ONLY_BLIND_FRAMES, THIRD_BLIND_FRAMES
 
 # {new} is wanted, {old} the value it replaces. Written for this module, in both orders.
 WANTED_FIRST: tuple[str, ...] = (
@@ -49,7 +49,7 @@ REPLACED_FIRST: tuple[str, ...] = (
     "{old} isn't working anymore; {new} then",
     "quit the {old}, i want {new}",
 )
-# Written in the thirteenth session, in registers and shapes the lists above lack: formal,
+# Written in registers and shapes the lists above lack: formal,
 # casual, terse, a story with a reason, the old value first and last, and connectives the
 # rejected-side markers (`segments.py`) do not know ("X over Y", "prefer X to Y", "swap Y for
 # X", "Y, meh"), where only the words around each value say which is wanted. Every fourth is
@@ -128,7 +128,7 @@ AUTHORED_FRAMES: tuple[str, ...] = (
 # Frame families written without reading this project: measured by every retrain, never
 # trained on or used to choose anything (`frames`).
 _BLIND: dict[str, tuple[str, ...]] = {
-    "blind": BLIND_FRAMES, "blind2": SECOND_BLIND_FRAMES, "blind3": THIRD_BLIND_FRAMES,
+    "blind": BLIND_FRAMES, "blind2": BLIND2_FRAMES, "blind3": BLIND3_FRAMES,
     "blind3_new_only": NEW_ONLY_BLIND_FRAMES,
 }
 BLIND_FAMILIES: tuple[str, ...] = tuple(_BLIND)
@@ -137,10 +137,9 @@ BLIND_FAMILIES: tuple[str, ...] = tuple(_BLIND)
 def frames(family: str = "train") -> tuple[str, ...]:
     """The revision frames of a family: `train` (the first lists and three authored frames in
     four), `dev` (every fourth authored frame, held out), `blind` (written without reading
-    this project, `blind_frames.py`; measure only), `blind2` (the same, written in the
-    twenty-second session, `blind_frames_second.py`; measure only), `blind3` and
-    `blind3_new_only` (the same, written in the twenty-eighth session,
-    `blind_frames_third.py`; the second names only the new value)."""
+    this project, `blind_frames.py`; measure only), `blind2` (the same, `blind2_frames.py`;
+    measure only), `blind3` and `blind3_new_only` (the same, `blind3_frames.py`; the second
+    names only the new value)."""
     if family in _BLIND:
         return _BLIND[family]
     if family == "dev":

@@ -1,10 +1,9 @@
 """Revision frames written blind, for measuring only: never trained on, never used to choose.
 
-Eighty two-value revision frames ({new} wanted, {old} left) in nine styles, written in the
-fifteenth session by a helper that read none of this project's code: not the rejected-side
-markers (`segments.py`), not the authored frames (`augment.AUTHORED_FRAMES`), no benchmark
-text. `frames("dev")` has been read while choosing rules since the thirteenth session; these
-have not, so `augment.compose_revisions(..., family="blind")` is the unread measure of how a
+Eighty two-value revision frames ({new} wanted, {old} left) in nine styles, written by a
+helper that read none of this project's code: not the rejected-side markers
+(`segments.py`), not the authored frames (`augment.AUTHORED_FRAMES`), no benchmark text.
+`frames("dev")` has been read while choosing rules; these have not, so `augment.compose_revisions(..., family="blind")` is the unread measure of how a
 revision in unseen wording is read (docs/models/extractor.md).
 """
 

@@ -40,7 +40,7 @@ from workers.extraction.vocab import CLAIMS, OPEN_CLAIM
 Array = npt.NDArray[np.float32]
 CONTRAST_MIN_PROBABILITY = 0.05
 # The least the heads give the other value for a question about it. Chosen on train only
-# (docs/models/extractor.md, "Fourteenth session"): on revisions composed from the train
+# (docs/models/extractor.md): on revisions composed from the train
 # frames and read as the held value, 0.1 asks about 62 of 97 (0.05: 75, 0.2: 45); on the
 # benchmark's train split it asks about 22 user events that reaffirm a held value (39, 6).
 UNCLEAR_SIDE_MIN_PROBABILITY = 0.1

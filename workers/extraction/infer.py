@@ -23,6 +23,7 @@ import dataclasses
 import logging
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +38,7 @@ from app.extraction.spelling import Speller, load_speller
 from app.extraction.taxonomy import DIMENSIONS
 from workers.common import npmlp
 from workers.common.weights import digest, load_npz
+from workers.device import resolve_device
 from workers.extraction.contrast import contrast_claim, named_other_claim, unclear_side_claim
 from workers.extraction.revision_side import WEIGHTS as SIDE_WEIGHTS
 from workers.extraction.revision_side import load_revision_side, value_spans
@@ -62,52 +64,77 @@ Array = npt.NDArray[np.float32]
 # Where a text names the held value and another, P(the other is wanted) from the words around
 # each (`revision_side.py`) turns the read at SIDE_TURN and asks a policy that asks from
 # SIDE_ASK. SIDE_TURN was chosen on the held-out authored frames and the train split, SIDE_ASK
-# on the first blind frames (docs/models/extractor.md, fifteenth and twenty-third sessions).
+# on the first blind frames (docs/models/extractor.md).
 SIDE_TURN = 0.8
 SIDE_ASK = 0.1
 
 
 class ExtractorHeads:
-    """The numpy forward pass over loaded weights: one network, or an ensemble whose members'
-    arrays are stored as `member<k>/<name>` and whose probabilities are averaged."""
+    """The forward pass over loaded weights: one network, or an ensemble whose members'
+    arrays are stored as `member<k>/<name>` and whose probabilities are averaged. In numpy,
+    or in torch on a worker's GPU (`device`, from CAPTURE_WORKER_DEVICE): numpy in and out
+    either way."""
 
-    def __init__(self, arrays: dict[str, Array], meta: dict[str, object]) -> None:
+    def __init__(self, arrays: dict[str, Array], meta: dict[str, object],
+                 device: str = "cpu") -> None:
         self.arrays = arrays
         self.meta = meta
+        self.device = device
         threshold = meta.get("abstain_threshold", 0.5)
         self.threshold = float(threshold) if isinstance(threshold, int | float) else 0.5
         self.members = split_members(arrays)
         # Weights from before the kept/rejected sides (model version 1) still load.
         self.legacy = "side.weight" not in self.members[0]
+        self._ops: Any = npmlp
+        self._params: list[Any] = list(self.members)
+        if device != "cpu":
+            import torch
+
+            from workers.common import torchmlp
+
+            self._ops = torchmlp
+            self._params = [{k: torch.from_numpy(v).to(device) for k, v in member.items()}
+                            for member in self.members]
 
     def forward(self, x: Array) -> dict[str, Array]:
         """x (N, 1213) → has_preference (N,) probabilities and per-field (N, n) probabilities,
         averaged over the members."""
-        outs = [self._forward(member, x) for member in self.members]
+        outs = [self._run(member, x) for member in self._params]
         if len(outs) == 1:
             return outs[0]
         return {name: np.mean([o[name] for o in outs], axis=0) for name in outs[0]}
 
-    def _forward(self, arrays: dict[str, Array], x: Array) -> dict[str, Array]:
+    def _run(self, params: Any, x: Array) -> dict[str, Array]:
+        if self.device == "cpu":
+            return self._forward(params, x)
+        import torch
+
+        with torch.no_grad():
+            out = self._forward(params, torch.from_numpy(np.ascontiguousarray(x))
+                                .to(self.device))
+        return {name: value.to("cpu").numpy() for name, value in out.items()}
+
+    def _forward(self, arrays: Any, x: Any) -> dict[str, Any]:
+        ops = self._ops
         base, kept, rejected, has_rejected = (x[:, part] for part in INPUT_PARTS)
-        z = npmlp.relu(npmlp.linear(arrays, "trunk1", base))  # (N, H)
-        z = npmlp.relu(npmlp.linear(arrays, "trunk2", z))  # (N, H)
+        z = ops.relu(ops.linear(arrays, "trunk1", base))  # (N, H)
+        z = ops.relu(ops.linear(arrays, "trunk2", z))  # (N, H)
         logits = {
-            name: npmlp.linear(arrays, f"heads.{name}", z)
+            name: ops.linear(arrays, f"heads.{name}", z)
             for name in ("direction", "scope", "timescale")
         }
         if self.legacy:  # version-1 weights: the claim from the trunk alone
-            logits["claim"] = npmlp.linear(arrays, "heads.claim", z)
+            logits["claim"] = ops.linear(arrays, "heads.claim", z)
         else:
-            sides = [npmlp.relu(npmlp.linear(arrays, "side", s)) for s in (kept, rejected)]
-            claim_in = np.concatenate([z, *sides, has_rejected], axis=1)  # (N, H + 2S + 1)
+            sides = [ops.relu(ops.linear(arrays, "side", s)) for s in (kept, rejected)]
+            claim_in = ops.concatenate([z, *sides, has_rejected], axis=1)  # (N, H + 2S + 1)
             logits["claim"] = (
-                npmlp.linear(arrays, "heads.claim", claim_in)
-                + npmlp.linear(arrays, "probe_kept", kept)
-                + npmlp.linear(arrays, "probe_rejected", rejected)
+                ops.linear(arrays, "heads.claim", claim_in)
+                + ops.linear(arrays, "probe_kept", kept)
+                + ops.linear(arrays, "probe_rejected", rejected)
             )
-        out = {name: npmlp.softmax(value) for name, value in logits.items()}
-        out["has_preference"] = npmlp.sigmoid(npmlp.linear(arrays, "has_preference", z)[:, 0])
+        out = {name: ops.softmax(value) for name, value in logits.items()}
+        out["has_preference"] = ops.sigmoid(ops.linear(arrays, "has_preference", z)[:, 0])
         return out
 
 
@@ -171,11 +198,11 @@ class LearnedExtractor:
     reads_held = True  # a revision's contrast is read against the values the user holds
 
     def __init__(self, weights: Path = WEIGHTS, embedder: Embedder | None = None,
-                 revision_side: Path = SIDE_WEIGHTS) -> None:
+                 revision_side: Path = SIDE_WEIGHTS, device: str = "cpu") -> None:
         self._embedder = embedder
         self._rules = DeterministicExtractor()
         arrays, meta = load_npz(weights)
-        self.heads = ExtractorHeads(arrays, meta)
+        self.heads = ExtractorHeads(arrays, meta, device)
         self.version = f"{meta.get('model_version', '1')}+{digest(weights)}"
         # The revision-side score reads only the embedder, so any heads use the shipped one
         # (None where it is absent: the rule is off); its digest joins the version.
@@ -322,4 +349,5 @@ class LearnedExtractor:
 
 @lru_cache(maxsize=2)
 def load_extractor(weights: Path = WEIGHTS) -> LearnedExtractor:
-    return LearnedExtractor(weights)
+    """The extractor on the worker's device (CAPTURE_WORKER_DEVICE; numpy on the CPU)."""
+    return LearnedExtractor(weights, device=resolve_device())

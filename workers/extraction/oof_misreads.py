@@ -5,7 +5,7 @@ first field misread, per channel. A diagnostic of unseen wording that needs no t
     .venv/bin/python -m workers.extraction.oof_misreads
 
 Uses the fold extractors that `capture train gate` caches under `var/cache/gate/` (17 s);
-on a fresh machine it first trains them (about 15 minutes on 2 cores, session 29).
+on a fresh machine it first trains them (about 15 minutes on 2 cores).
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ which is wanted: "Had [it] for ages" against "Time for [it]". So where the text 
 value the user holds and another value of its dimension (the taxonomy's cue phrases, spans
 that do not overlap), each mention's clause context — up to `window` words either side within
 its clause, the mention written "it" and the other one "that" — is embedded, and a linear
-score w·(e_other − e_held) gives P(the other value is wanted), σ of it. Since the eighteenth
-session the whole text is read as well, once with each mention as "it" and the other as
+score w·(e_other − e_held) gives P(the other value is wanted), σ of it. The whole text is
+read as well, once with each mention as "it" and the other as
 "that", its difference beside the window's: an answer to one's own question ("Email or text?
 Text, probably.") or a reason two clauses away is outside any window. Antisymmetric by
 construction: swapping the two mentions gives 1 − p.
@@ -153,7 +153,7 @@ def _whole_pairs(mentions: list[Mention]) -> list[tuple[str, str]]:
 
 
 # Texts per embedding call in training: one call over thousands of long frames pads them all
-# to the longest and held 24 GB of activations (the twenty-second session's 1,340 frames).
+# to the longest and held 24 GB of activations (1,340 frames).
 EMBED_BATCH = 256
 
 
@@ -174,7 +174,7 @@ class RevisionSide:
     weight: Array  # (384,) the clause window's; (768,) with the whole text's beside it
     window: int
     version: str
-    whole: bool = False  # weights from before the eighteenth session read the window only
+    whole: bool = False  # False: weights that read the clause window only
 
     def p_other_wanted(self, embedder: Embedder, text: str, held: Span,
                        other: Span) -> float:

@@ -47,7 +47,7 @@ _REJECT_NEXT: tuple[tuple[str, ...], ...] = tuple(
         "sick of", "enough with", "enough of", "away from", "from", "ditch", "ditching",
         "drop", "dropping", "scratch", "than", "versus", "vs", "not", "used to",
         "over with", "moving on from", "moved on from", "swap out", "get rid of",
-        # Thirteenth session, from the authored train frames' misreads (`augment.py`).
+        # From the authored train frames' misreads (`augment.py`).
         "over", "so over", "discontinue", "forget", "forget about", "fed up with", "swap",
         "trade", "thought i liked", "thought i loved", "thought i wanted", "bye", "goodbye to",
         "lose the", "nope to", "no thanks to",

@@ -1,14 +1,13 @@
 """Revision frames that train the revision-side score (`revision_side.py`), and only it.
 
-150 frames written in the fifteenth session by a helper that read none of this project's code
-or data (110 revisions, 40 reaffirmations), and 393 in the eighteenth by two others (315 and
-78). A revision has {new} now wanted and {old} left; a reaffirmation has {new} kept and {old}
+`SIDE_FRAMES_A`: 150 frames written by a helper that read none of this project's code or data
+(110 revisions, 40 reaffirmations); `SIDE_FRAMES_B`: 393 by two others (315 and 78). A revision has {new} now wanted and {old} left; a reaffirmation has {new} kept and {old}
 the alternative turned down ("Still {new} for me, not {old}."). Both say which named value is
 wanted, which is all the score learns. Not in the extractor's training (its recipe and lexicon
 stay those of `augment.frames("train")`).
 """
 
-FIFTEENTH_SESSION_FRAMES: tuple[str, ...] = (
+SIDE_FRAMES_A: tuple[str, ...] = (
     "I used to prefer {old}, but these days I gravitate to {new}.",
     "Switch me from {old} to {new}, please.",
     "{new} from now on. No more {old}.",
@@ -163,11 +162,11 @@ FIFTEENTH_SESSION_FRAMES: tuple[str, ...] = (
 )
 
 
-# Written in the eighteenth session by two helpers that read none of this project (one asked
+# Written by two helpers that read none of this project (one asked
 # for casual chat registers, one for formal and narrative ones), each asked for 170 revisions
 # and 40 reaffirmations with the order of the two values mixed; 27 of their 420 were dropped
 # as near copies (difflib ratio > 0.8) of a held-out, blind or earlier frame or of each other.
-EIGHTEENTH_SESSION_FRAMES: tuple[str, ...] = (
+SIDE_FRAMES_B: tuple[str, ...] = (
     "i used to like {old} but now i want {new}",
     "{new} from now on, i'm sick of {old}.",
     "{old} was getting old tbh. {new} pls",
@@ -564,16 +563,15 @@ EIGHTEENTH_SESSION_FRAMES: tuple[str, ...] = (
     "I understand {old} might be useful to some, but for my purposes I will continue with {new}.",
 )
 
-# Written in the twenty-second session by four helpers that read none of this project, one
-# register each (spoken and rambling; workplace; narrative and indirect; terse notes, non-native
-# and plain), each asked for 150 revisions and 40 reaffirmations with the two values' order
-# mixed; 31 of their 760 were dropped as near copies (difflib ratio > 0.8) of a held-out, blind
-# or earlier frame or of each other. Trained on beside SIDE_FRAMES, less the two frames it
-# shares with `blind_frames.py` (below), in that session (1,340 frames, 25 min; the weights were
-# not committed) and NOT shipped: out-of-fold 0.890, pairwise on the
-# blind frames 0.925 -> 0.888, on the second blind set 0.908 -> 0.906, on the held-out frames
-# 0.989 -> 0.978 (docs/models/extractor.md). Kept for a later recipe; not in SIDE_FRAMES.
-TWENTY_SECOND_SESSION_FRAMES: tuple[str, ...] = (
+# Written by four helpers that read none of this project, one register each (spoken and
+# rambling; workplace; narrative and indirect; terse notes, non-native and plain), each asked
+# for 150 revisions and 40 reaffirmations with the two values' order mixed; 31 of their 760
+# were dropped as near copies (difflib ratio > 0.8) of a held-out, blind or other frame or of
+# each other. Not in SIDE_FRAMES: trained on beside it, less the two frames it shares with
+# `blind_frames.py` (below; 1,340 frames, 25 min), the score read worse: out-of-fold 0.890,
+# pairwise on the blind frames 0.925 -> 0.888, on the second blind set 0.908 -> 0.906, on the
+# held-out frames 0.989 -> 0.978 (docs/models/extractor.md).
+RESERVE_SIDE_FRAMES: tuple[str, ...] = (
     # spoken: revisions
     "Okay so, um, remember how I said I wanted {old} for everything? Yeah, I've been thinking about it on the drive home and honestly I'd rather have {new} from now on, if that's alright with you.",
     "So, um, {new} — that's what I'm after going forward, because the other day my manager saw something you wrote for me and kind of winced, and I'm pretty sure the problem was {old}, so yeah, let's move away from that.",
@@ -1313,8 +1311,8 @@ TWENTY_SECOND_SESSION_FRAMES: tuple[str, ...] = (
     "You can forget about {old}; I'm staying with {new}.",
 )
 
-# What `capture train revision-side` trains on (the shipped weights: sessions 15 and 18).
-# Two of the fifteenth session's frames ("Out with {old}, in with {new}." and "My preference
-# for {old} has been replaced by one for {new}.") are also in `blind_frames.py` word for word,
-# found in the twenty-second session: the blind pairwise figures include those 2 of 80 frames.
-SIDE_FRAMES: tuple[str, ...] = (*FIFTEENTH_SESSION_FRAMES, *EIGHTEENTH_SESSION_FRAMES)
+# What `capture train revision-side` trains on (the shipped weights). Two of `SIDE_FRAMES_A`
+# ("Out with {old}, in with {new}." and "My preference for {old} has been replaced by one for
+# {new}.") are also in `blind_frames.py` word for word: the blind pairwise figures include
+# those 2 of 80 frames.
+SIDE_FRAMES: tuple[str, ...] = (*SIDE_FRAMES_A, *SIDE_FRAMES_B)

@@ -60,8 +60,8 @@ from workers.extraction.model import ExtractorModelConfig, ExtractorNet, export
 from workers.extraction.one_off_requests import one_off_events, standing_events
 from workers.extraction.open_preferences import open_preference_events, taxonomy_statements
 
-# 6: the heads read typo-repaired text (a lexicon file beside the weights names the repairs).
-# 7: the kept / rejected sides come from the thirteenth session's markers (`segments.py`).
+# Version 7: the heads read typo-repaired text (a lexicon file beside the weights names the
+# repairs), and the kept / rejected sides come from the markers in `segments.py`.
 MODEL_VERSION = "7"
 
 
@@ -79,8 +79,7 @@ class ExtractorTrainConfig:
     # Weight of the has-preference (abstention) loss beside the field losses (paper: ω_abs).
     abstention_weight: float = 1.0
     # Two-value revisions composed from the train split (`augment.py`) added to training.
-    # 5,000 since the thirteenth session (the authored frames tripled the frame pool); the
-    # shipped version 7 weights were trained with 3,000 (docs/models/extractor.md).
+    # The shipped version 7 weights were trained with 3,000 (docs/models/extractor.md).
     augmented_revisions: int = 5000
     # Authored statements on topics outside the taxonomy (`open_preferences.py`), half of them
     # preferences (the open claim class), half the same topics without one.
@@ -354,7 +353,7 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
         learned, held_out_revisions, asks=True)
     log.info("revisions (held-out frames, asking) %s", metrics["revision_frames_dev_asking"])
     # The same from frames written without reading this project (`blind_frames.py`,
-    # `blind_frames_second.py`, `blind_frames_third.py`).
+    # `blind2_frames.py`, `blind3_frames.py`).
     for family in BLIND_FAMILIES:
         blind_revisions = compose_revisions(train_events, cfg.augmented_revisions // 5,
                                             cfg.seed + 100, family=family)

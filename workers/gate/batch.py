@@ -9,7 +9,7 @@ import numpy as np
 import torch
 
 from app.models.base import EMBEDDING_DIM
-from workers.gate.features import CONTEXT_FEATURES, EVENT_SCALARS, LAUNDERING_SLICE, ORIGIN_SLICE
+from workers.gate.features import CONTEXT_FEATURES, EVENT_SCALARS, drop_provenance
 from workers.gate.replay import IGNORE, GateSequence
 
 
@@ -23,14 +23,6 @@ class GateBatch:
     context: torch.Tensor  # (B, T, CONTEXT_FEATURES)
     labels: torch.Tensor  # (B, T) long, IGNORE where no hypothesis
     authentic: torch.Tensor  # (B, T), -1 where no hypothesis
-
-
-def drop_provenance(scalars: np.ndarray) -> np.ndarray:
-    """The no-provenance ablation: no origin channel, no laundering signal."""
-    out = scalars.copy()
-    out[..., ORIGIN_SLICE] = 0.0
-    out[..., LAUNDERING_SLICE] = 0.0
-    return out
 
 
 def collate(sequences: Sequence[GateSequence], provenance: bool = True) -> GateBatch:

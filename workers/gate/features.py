@@ -39,6 +39,14 @@ LAUNDERING_SLICE = slice(INJECTION_INDEX + 1, INJECTION_INDEX + 1 + SIGNAL_FEATU
 EVENT_SCALARS = INJECTION_INDEX + 1 + SIGNAL_FEATURES
 
 
+def drop_provenance(scalars: np.ndarray) -> np.ndarray:
+    """The no-provenance ablation: no origin channel, no laundering signal."""
+    out = scalars.copy()
+    out[..., ORIGIN_SLICE] = 0.0
+    out[..., LAUNDERING_SLICE] = 0.0
+    return out
+
+
 def gap_days(seconds_since_last_event: float | None) -> float:
     if seconds_since_last_event is None:
         return 0.0

@@ -20,18 +20,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import torch
+import numpy.typing as npt
 
 from app.core.embeddings import get_embedder
 from app.domain.gate import QUESTION_BUDGET_SPENT, EventView, GateDecision, GateInput
 from app.domain.vocabulary import ACTIONS, Action, Origin
 from app.extraction.open_claims import is_open_subject
 from app.gate.policies import supporting_nodes
-from workers.common.weights import digest
-from workers.gate import injection, laundering
-from workers.gate.batch import drop_provenance
-from workers.gate.features import context_features, event_scalars, gap_days
-from workers.gate.model import GateModelConfig, GateNet
+from workers.gate import injection, laundering, runtime
+from workers.gate.features import context_features, drop_provenance, event_scalars, gap_days
+from workers.gate.runtime import GateRuntime
 from workers.gate.state import GateLatent, decode, encode
 from workers.gate.targets import targets_for
 
@@ -42,7 +40,7 @@ WEIGHTS_DIR = Path(__file__).parent / "weights"
 
 @dataclass(frozen=True, slots=True)
 class LoadedGate:
-    net: GateNet
+    net: GateRuntime  # numpy, or torch on the worker's accelerator (runtime.py)
     meta: dict[str, Any]
     version: str
     temperature: float
@@ -53,19 +51,14 @@ class LoadedGate:
 
 @lru_cache(maxsize=8)
 def load_gate(path: Path) -> LoadedGate:
-    # Online the gate works on (1, 256) tensors: an intra-op thread pool costs ~10× what it
-    # saves (2 ms vs 22 ms per ODE solve measured on 2 busy cores). One thread per process.
-    torch.set_num_threads(1)
-    checkpoint = torch.load(path, map_location="cpu", weights_only=True)
-    config = GateModelConfig.from_dict(checkpoint["model"])
-    net = GateNet(config)
-    net.load_state_dict(checkpoint["state_dict"])
-    net.eval()
-    meta: dict[str, Any] = checkpoint["meta"]
+    """The gate exported at `path` (`.npz`). Its version names the torch checkpoint it was
+    exported from, so the numpy and device paths read each other's latents."""
+    loaded = runtime.load(path)
+    net, meta = loaded.net, loaded.meta
     return LoadedGate(
         net=net,
         meta=meta,
-        version=f"{config.variant}-{meta.get('model_version', '1')}+{digest(path)}",
+        version=f"{net.config.variant}-{meta.get('model_version', '1')}+{meta['source_digest']}",
         temperature=float(meta.get("temperature", 1.0)),
         eta=float(meta.get("eta", math.inf)),
         provenance=bool(meta.get("provenance", True)),
@@ -82,7 +75,7 @@ def _beside(path: Path, name: str, default: Path) -> Path:
 class LearnedGatePolicy:
     """An AdmissionPolicy over a trained gate checkpoint (loaded once per process)."""
 
-    weights: Path = WEIGHTS_DIR / "gate.pt"
+    weights: Path = WEIGHTS_DIR / "gate.npz"
     name = "capture"
     layered = True
     guard_stable = True
@@ -102,7 +95,7 @@ class LearnedGatePolicy:
         if net.config.variant == "transformer":
             return GateLatent(h=np.zeros(0, np.float32),
                               history=np.zeros((0, net.config.event_hidden), np.float32))
-        return GateLatent(h=net.h0.detach().numpy().astype(np.float32).copy(),
+        return GateLatent(h=net.h0.astype(np.float32).copy(),
                           history=np.zeros((0, 0), np.float32))
 
     def advance(self, view: EventView, latent: bytes | None) -> bytes:
@@ -126,30 +119,27 @@ class LearnedGatePolicy:
         if not self.gate.provenance:
             scalars = drop_provenance(scalars)
         net = self.gate.net
-        with torch.no_grad():
-            encoded = net.encode(
-                torch.from_numpy(embedding)[None, :], torch.from_numpy(scalars)[None, :]
-            )  # (1, event_hidden)
-            if net.config.variant == "transformer":
-                history = np.concatenate([state.history, encoded.numpy()], axis=0)
-                state.history = history[-net.config.max_history :].astype(np.float32)
-            else:
-                h = torch.from_numpy(state.h)[None, :]  # (1, latent)
-                h = net.evolve(h, torch.tensor([gap_days(view.seconds_since_last_event)]))
-                h = net.update(h, encoded)
-                state.h = h[0].numpy().astype(np.float32)
+        encoded = net.encode(embedding[None, :].astype(np.float32), scalars[None, :])
+        if net.config.variant == "transformer":  # encoded (1, event_hidden)
+            history = np.concatenate([state.history, encoded], axis=0)
+            state.history = history[-net.config.max_history :].astype(np.float32)
+        else:
+            h = state.h[None, :]  # (1, latent)
+            gap = np.asarray([gap_days(view.seconds_since_last_event)], dtype=np.float32)
+            h = net.update(net.evolve(h, gap), encoded)
+            state.h = h[0].astype(np.float32)
         state.event_id = view.event_id
         state.scalars = scalars
         state.embedding = embedding.astype(np.float32)
         state.sketch = laundering.sketch(hashes)
         return encode(state, self.version)
 
-    def _belief(self, state: GateLatent) -> torch.Tensor:
+    def _belief(self, state: GateLatent) -> npt.NDArray[np.float32]:
         net = self.gate.net
         if net.config.variant == "transformer":
-            history = torch.from_numpy(state.history)[None, :, :]  # (1, m, d)
-            return net.attend(history)[0, -1]  # (d,)
-        return torch.from_numpy(state.h)  # (latent,)
+            last: npt.NDArray[np.float32] = net.attend(state.history)[-1]  # (m, d) → (d,)
+            return last
+        return state.h  # (latent,)
 
     # --- stage ③b: each hypothesis --------------------------------------------------------
 
@@ -177,16 +167,14 @@ class LearnedGatePolicy:
         context = context_features(
             hypothesis, gate_input.related, gate_input.occurred_at, claim, state.embedding
         )
-        with torch.no_grad():
-            logits, auth_logit = self.gate.net.decide(
-                self._belief(state)[None, :],
-                torch.from_numpy(claim)[None, :],
-                torch.tensor([context], dtype=torch.float32),
-                torch.from_numpy(state.scalars)[None, :],
-            )  # (1, 6), (1,)
-        scaled = logits[0].double() / self.gate.temperature
-        probs = scaled.softmax(-1).numpy()
-        authenticity = float(torch.sigmoid(auth_logit[0]))
+        logits, auth_logit = self.gate.net.decide(
+            self._belief(state)[None, :],
+            claim[None, :].astype(np.float32),
+            np.asarray([context], dtype=np.float32),
+            state.scalars[None, :],
+        )  # (1, 6), (1,)
+        probs = softmax64(logits[0], self.gate.temperature)
+        authenticity = 1.0 / (1.0 + math.exp(-float(auth_logit[0])))
         if not self.clarify:
             probs[ACTIONS.index(Action.clarify)] = 0.0
             probs = probs / probs.sum()
@@ -236,6 +224,14 @@ class LearnedGatePolicy:
         )
 
 
+def softmax64(logits: npt.NDArray[np.float32], temperature: float) -> npt.NDArray[np.float64]:
+    """The temperature-scaled action distribution, in float64."""
+    scaled = logits.astype(np.float64) / temperature
+    exp = np.exp(scaled - scaled.max())
+    out: npt.NDArray[np.float64] = exp / exp.sum()
+    return out
+
+
 WRITES = frozenset({Action.add, Action.revise, Action.scope})
 LAUNDERED = "laundered_from_untrusted"
 REVISION_SIDE_UNCLEAR = "revision_side_unclear"
@@ -275,7 +271,7 @@ class CaptureDiscretePolicy(LearnedGatePolicy):
     """Comparison: a discrete GRU given log(1+Δt), no ODE (same supervision, same ledger)."""
 
     name = "capture_discrete"
-    weights = WEIGHTS_DIR / "gate_discrete.pt"
+    weights = WEIGHTS_DIR / "gate_discrete.npz"
 
 
 class SupervisedTransformerPolicy(LearnedGatePolicy):
@@ -283,7 +279,7 @@ class SupervisedTransformerPolicy(LearnedGatePolicy):
     writing into a flat versioned store (no timescale layers, no stable-overwrite guard)."""
 
     name = "supervised_transformer"
-    weights = WEIGHTS_DIR / "gate_transformer.pt"
+    weights = WEIGHTS_DIR / "gate_transformer.npz"
     layered = False
     guard_stable = False
 
@@ -299,7 +295,7 @@ class CaptureNoProvenancePolicy(LearnedGatePolicy):
     """Ablation: a gate trained without the origin channel and the laundering signal."""
 
     name = "capture_no_provenance"
-    weights = WEIGHTS_DIR / "gate_no_provenance.pt"
+    weights = WEIGHTS_DIR / "gate_no_provenance.npz"
 
 
 class CaptureUnguardedPolicy(LearnedGatePolicy):

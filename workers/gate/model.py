@@ -14,46 +14,15 @@ reaches it only as the log(1+Δt) input. Transformer (`variant="transformer"`,
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any, Literal
-
 import torch
 from torch import nn
 
-from app.domain.vocabulary import ACTIONS
 from app.models.base import EMBEDDING_DIM
 from workers.gate.features import CONTEXT_FEATURES, EVENT_SCALARS
+from workers.gate.model_config import N_ACTIONS, GateModelConfig, Variant
+from workers.gate.solver import MAX_STEP_DAYS, dopri5_fixed
 
-Variant = Literal["ode", "discrete", "transformer"]
-N_ACTIONS = len(ACTIONS)
-
-
-@dataclass(frozen=True, slots=True)
-class GateModelConfig:
-    variant: Variant = "ode"
-    latent: int = 256  # h, the belief state (paper: 256)
-    ode_hidden: int = 128  # width of f_θ's hidden layers (its cost sets the training time)
-    event_hidden: int = 128  # the GRU's input width
-    claim_hidden: int = 64
-    head_hidden: int = 128
-    dropout: float = 0.4
-    # Dropout on the 384-d sentence embeddings the network reads (events, claims): test
-    # wording comes from template families never seen in training.
-    input_dropout: float = 0.4
-    rtol: float = 1e-3
-    atol: float = 1e-4
-    method: str = "dopri5"
-    # Transformer baseline
-    transformer_layers: int = 2
-    transformer_heads: int = 4
-    max_history: int = 32  # events of history the transformer attends over online
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, raw: dict[str, Any]) -> GateModelConfig:
-        return cls(**{k: v for k, v in raw.items() if k in cls.__dataclass_fields__})
+__all__ = ["N_ACTIONS", "GateModelConfig", "GateNet", "Variant", "VectorField"]
 
 
 class VectorField(nn.Module):
@@ -162,6 +131,17 @@ class GateNet(nn.Module):
         final: torch.Tensor = trajectory[-1]
         return final
 
+    def evolve_fixed(self, h: torch.Tensor, dt_days: torch.Tensor,
+                     max_step_days: float = MAX_STEP_DAYS) -> torch.Tensor:
+        """`evolve` with the serving path's fixed-step solver (`solver.py`), as the numpy
+        gate integrates: the device path runs this, so that both give the same belief."""
+        if self.config.variant != "ode" or not bool((dt_days > 0).any()):
+            return h
+        dt = dt_days.to(h.dtype).unsqueeze(-1)  # (B, 1)
+        steps = torch.clamp(torch.ceil(dt / max_step_days), min=1.0)
+        out: torch.Tensor = dopri5_fixed(self.field.net, h, dt, steps)
+        return out
+
     def encode(self, embedding: torch.Tensor, scalars: torch.Tensor) -> torch.Tensor:
         """(…, 384), (…, EVENT_SCALARS) → (…, event_hidden)."""
         embedding = self.input_dropout(embedding)
@@ -175,9 +155,10 @@ class GateNet(nn.Module):
     def attend(self, encoded: torch.Tensor, padding: torch.Tensor | None = None) -> torch.Tensor:
         """Transformer: (B, T, d) encoded events → (B, T, d) causal states."""
         steps = encoded.shape[1]
-        positions = torch.arange(steps) % self.config.max_history
+        positions = torch.arange(steps, device=encoded.device) % self.config.max_history
         x = encoded + self.position(positions)  # (B, T, d)
-        mask = torch.triu(torch.ones(steps, steps, dtype=torch.bool), diagonal=1)  # future
+        mask = torch.triu(torch.ones(steps, steps, dtype=torch.bool, device=encoded.device),
+                          diagonal=1)  # future
         out: torch.Tensor = self.transformer(x, mask=mask, is_causal=True,
                                              src_key_padding_mask=padding)
         return out

@@ -33,7 +33,7 @@ from workers.common.weights import digest
 from workers.extraction.crossfit import read_split, read_train_out_of_fold
 from workers.extraction.infer import WEIGHTS as EXTRACTOR_WEIGHTS
 from workers.extraction.infer import LearnedExtractor
-from workers.gate import evaluate, injection
+from workers.gate import evaluate, export, injection
 from workers.gate.batch import collate
 from workers.gate.model import GateModelConfig, GateNet
 from workers.gate.replay import IGNORE, GateSequence, replay_episode
@@ -275,6 +275,7 @@ def main(cfg: GateTrainConfig) -> dict[str, Any]:
     cfg.out.parent.mkdir(parents=True, exist_ok=True)
     state = {k: v.to(torch.float32) for k, v in net.state_dict().items()}
     torch.save({"state_dict": state, "model": cfg.model.to_dict(), "meta": meta}, cfg.out)
+    export.export(cfg.out)  # the service loads the numpy copy
     metrics: dict[str, Any] = {"history": history, "temperature": temperature, "eta": eta}
     for split in cfg.report_splits:
         pred = evaluate.predict(net, splits[split], cfg.provenance)

@@ -57,7 +57,7 @@ class UtilityTrainConfig:
     # L2 on the low-rank correction, pulling P toward the identity (the plain geometry).
     projection_decay: float = 1e-3
     # Calibration BCE beside the Bradley–Terry ranking loss. 1.0 with 20 epochs was chosen on
-    # dev over 0.5 with 10 (session 7): pool top-1 0.845 → 0.851, selector win with capture's
+    # dev over 0.5 with 10: pool top-1 0.845 → 0.851, selector win with capture's
     # memories 75.4 → 77.2 %, audit evidence F1 0.795 → 0.804 (docs/RESULTS.md).
     bce_weight: float = 1.0
     # L2 on the per-value style weights θ.

@@ -20,6 +20,7 @@ from capture_client.errors import (
     ValidationError,
 )
 from capture_client.guard import GuardResult, compose_question
+from capture_client.models import ToolAnnotations, ToolDeclaration
 
 __all__ = [
     "NO_RETRIES",
@@ -41,6 +42,8 @@ __all__ = [
     "RetryPolicy",
     "ServerError",
     "ServiceUnavailable",
+    "ToolAnnotations",
+    "ToolDeclaration",
     "ValidationError",
     "__version__",
     "compose_question",

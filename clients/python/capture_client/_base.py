@@ -38,12 +38,15 @@ from capture_client.models import (
     NodePage,
     NodePatch,
     Origin,
+    RegisteredTool,
+    RegisteredToolPage,
     RetrievalMode,
     RetrieveRequest,
     RetrieveResponse,
     SelectRequest,
     SelectResponse,
     ToolCall,
+    ToolDeclaration,
 )
 
 __version__ = "0.1.0"
@@ -108,6 +111,8 @@ _OPERATIONS = (
     Operation("create_audit", "POST", "/v1/audit", AuditRequest, AuditAccepted, False),
     Operation("get_audit", "GET", "/v1/audit/{audit_id}", None, AuditOut, True),
     Operation("get_current_key", "GET", "/v1/keys/me", None, KeyIdentity, True),
+    Operation("register_tool", "PUT", "/v1/tools/{name}", ToolDeclaration, RegisteredTool, True),
+    Operation("list_tools", "GET", "/v1/tools", None, RegisteredToolPage, True),
 )
 OPERATIONS: dict[str, Operation] = {op.operation_id: op for op in _OPERATIONS}
 _ADAPTERS: dict[str, TypeAdapter[Any]] = {
@@ -235,12 +240,18 @@ class ClientBase:
         arg_bindings: Bindings | None,
         user_id: str | None,
         session_id: str | None,
+        declaration: ToolDeclaration | Mapping[str, Any] | None = None,
     ) -> CheckCallRequest:
         user, session = self._ids(user_id, session_id)
+        declared = (
+            ToolDeclaration.model_validate(declaration, from_attributes=True)
+            if declaration is not None and not isinstance(declaration, ToolDeclaration)
+            else declaration
+        )
         return CheckCallRequest(
             user_id=user,
             session_id=session,
-            tool=ToolCall(name=tool_name, args=dict(args or {})),
+            tool=ToolCall(name=tool_name, args=dict(args or {}), declaration=declared),
             call_id=call_id or f"call-{uuid.uuid4().hex}",
             arg_bindings=(
                 {name: list(bs) for name, bs in arg_bindings.items()} if arg_bindings else None

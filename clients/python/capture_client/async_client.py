@@ -50,6 +50,7 @@ from capture_client.models import (
     RetrieveResponse,
     SelectRequest,
     SelectResponse,
+    ToolDeclaration,
 )
 
 
@@ -296,12 +297,14 @@ class AsyncCapture(ClientBase):
         arg_bindings: Bindings | None = None,
         user_id: str | None = None,
         session_id: str | None = None,
+        declaration: ToolDeclaration | Mapping[str, Any] | None = None,
     ) -> GuardResult:
         """Check a tool call before running it: `.allowed`, `.ask` (the question for the
-        user) or `.denied` (with `.reasons`)."""
+        user) or `.denied` (with `.reasons`). `declaration`: the tool's definition in the
+        MCP `Tool` shape, for a tool the operator's policy does not name."""
         request = self._check_body(
             tool_name, args, call_id=call_id, arg_bindings=arg_bindings, user_id=user_id,
-            session_id=session_id,
+            session_id=session_id, declaration=declaration,
         )
         return self._guard_result(request, await self.check_call(request))
 
@@ -316,6 +319,7 @@ class AsyncCapture(ClientBase):
             arg_bindings=result.arg_bindings,
             user_id=result.user_id,
             session_id=result.session_id,
+            declaration=result.declaration,
         )
 
     async def questions(self, user_id: str | None = None) -> list[ClarificationOut]:

@@ -45,11 +45,14 @@ from capture_client.models import (
     NodePage,
     NodePatch,
     NodeState,
+    RegisteredTool,
+    RegisteredToolPage,
     RetrievalMode,
     RetrieveRequest,
     RetrieveResponse,
     SelectRequest,
     SelectResponse,
+    ToolDeclaration,
 )
 
 
@@ -151,6 +154,19 @@ class Capture(ClientBase):
 
     def retrieve(self, request: RetrieveRequest) -> RetrieveResponse:
         result: RetrieveResponse = self._call("retrieve", request)
+        return result
+
+    def register_tool(self, declaration: ToolDeclaration) -> RegisteredTool:
+        """Declare a tool for the tenant (admin key): check-call classifies it from its
+        definition wherever the operator's policy does not name it."""
+        result: RegisteredTool = self._call("register_tool", declaration, name=declaration.name)
+        return result
+
+    def list_tools(self, *, limit: int = 100, offset: int = 0) -> RegisteredToolPage:
+        """The tools the tenant declared, each with how check-call reads it."""
+        result: RegisteredToolPage = self._call(
+            "list_tools", params={"limit": limit, "offset": offset}
+        )
         return result
 
     def check_call(self, request: CheckCallRequest) -> CheckCallResponse:
@@ -296,12 +312,14 @@ class Capture(ClientBase):
         arg_bindings: Bindings | None = None,
         user_id: str | None = None,
         session_id: str | None = None,
+        declaration: ToolDeclaration | Mapping[str, Any] | None = None,
     ) -> GuardResult:
         """Check a tool call before running it: `.allowed`, `.ask` (the question for the
-        user) or `.denied` (with `.reasons`)."""
+        user) or `.denied` (with `.reasons`). `declaration`: the tool's definition in the
+        MCP `Tool` shape, for a tool the operator's policy does not name."""
         request = self._check_body(
             tool_name, args, call_id=call_id, arg_bindings=arg_bindings, user_id=user_id,
-            session_id=session_id,
+            session_id=session_id, declaration=declaration,
         )
         return self._guard_result(request, self.check_call(request))
 
@@ -316,6 +334,7 @@ class Capture(ClientBase):
             arg_bindings=result.arg_bindings,
             user_id=result.user_id,
             session_id=result.session_id,
+            declaration=result.declaration,
         )
 
     def questions(self, user_id: str | None = None) -> list[ClarificationOut]:

@@ -13,6 +13,7 @@ from capture_client.models import (
     CheckCallResponse,
     Decision,
     ReasonOut,
+    ToolDeclaration,
 )
 
 # Why a value needs the user's confirmation, in words a user reads (docs/checkcall.md).
@@ -30,6 +31,10 @@ _CALL_ASKS = {
     "tool_unknown": "{tool} is not a tool I have a policy for",
     "tool_requires_confirmation": "{tool} always needs your confirmation",
     "too_many_values": "the call holds more values than can be checked",
+    "action_from_injected_instruction": (
+        "{tool} was asked for by content you did not write (a tool output, document or "
+        "shared file), not by you"
+    ),
 }
 _MAX_SHOWN = 3
 _MAX_CHARS = 60
@@ -50,6 +55,7 @@ class GuardResult:
     session_id: str
     check: CheckCallResponse
     arg_bindings: Mapping[str, list[ArgBinding]] | None = field(default=None)
+    declaration: ToolDeclaration | None = field(default=None)
 
     @classmethod
     def from_check(cls, request: CheckCallRequest, check: CheckCallResponse) -> GuardResult:
@@ -61,6 +67,7 @@ class GuardResult:
             session_id=request.session_id,
             check=check,
             arg_bindings=request.arg_bindings,
+            declaration=request.tool.declaration,
         )
 
     @property

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 Decision = Literal["allow", "ask", "deny"]
 RetrievalMode = Literal["tool", "context"]
 AuditStatus = Literal["pending", "done", "failed"]
+ToolSource = Literal["policy", "registered", "declaration", "default"]
 
 
 class Origin(StrEnum):
@@ -228,9 +229,36 @@ class RetrieveResponse(_Response):
 # Check-call
 
 
+class ToolAnnotations(BaseModel):
+    """MCP tool annotations (hints the tool's server states)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    title: str | None = None
+    readOnlyHint: bool | None = None
+    destructiveHint: bool | None = None
+    idempotentHint: bool | None = None
+    openWorldHint: bool | None = None
+
+
+class ToolDeclaration(BaseModel):
+    """A tool's definition in the MCP `Tool` shape, as its server lists it. Fields the
+    service does not read (`outputSchema`, `icons`, `_meta`) are dropped, so an MCP `Tool`'s
+    `model_dump()` can be passed as it is."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: str
+    title: str | None = None
+    description: str | None = None
+    inputSchema: dict[str, Any] = Field(default_factory=lambda: {"type": "object"})
+    annotations: ToolAnnotations | None = None
+
+
 class ToolCall(_Request):
     name: str
     args: dict[str, Any] = Field(default_factory=dict)
+    declaration: ToolDeclaration | None = None
 
 
 class ArgBinding(_Request):
@@ -288,9 +316,37 @@ class CheckCallResponse(_Response):
     features: dict[str, Any]
     triage_score: float
     side_effect: SideEffect
+    tool_source: ToolSource
     policy_version: str
     decision_id: uuid.UUID | None
     trace_id: str
+
+
+class SinkOut(_Response):
+    kind: str
+    risk: Literal["high", "low"]
+    external: bool
+
+
+class ToolClassification(_Response):
+    side_effect: SideEffect
+    sinks: dict[str, SinkOut]
+    content: list[str]
+
+
+class RegisteredTool(_Response):
+    name: str
+    declaration: ToolDeclaration
+    classification: ToolClassification
+    created_at: datetime
+    updated_at: datetime
+
+
+class RegisteredToolPage(_Response):
+    tools: list[RegisteredTool]
+    total: int
+    limit: int
+    offset: int
 
 
 # Memories

@@ -2,8 +2,10 @@
 
 The agent's configuration names the gateway where it named the tool server (the upstream's
 command or URL moves into the gateway's arguments); the agent's code does not change. The
-gateway lists the upstream's tools unchanged. Before forwarding a `tools/call` it asks
-Capture's check-call: `allow` forwards the call; `deny` answers a tool error naming the
+gateway lists the upstream's tools unchanged, and keeps each tool's declaration (name,
+description, input schema, annotations) to pass with its checks, so check-call can
+classify a tool the operator's policy does not name. Before forwarding a `tools/call` it
+asks Capture's check-call: `allow` forwards the call; `deny` answers a tool error naming the
 reasons; `ask` puts the question to the user through an MCP elicitation when the client
 supports one (the answer is recorded as the user's event and the call checked again), and
 otherwise answers a tool error carrying the question. Every result the upstream returns is
@@ -31,11 +33,13 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.exceptions import McpError
 
 from capture_client._base import DEFAULT_BASE_URL
 from capture_client.async_client import AsyncCapture
 from capture_client.errors import CaptureError
 from capture_client.guard import GuardResult
+from capture_client.models import ToolAnnotations, ToolDeclaration
 
 log = logging.getLogger("capture.gateway")
 
@@ -148,6 +152,32 @@ def chunks(text: str, max_bytes: int) -> list[str]:
     return out
 
 
+# The service's bounds on a declaration: a longer description is cut, a larger schema is
+# not passed (the tool is then judged as one nothing declares).
+MAX_DESCRIPTION_CHARS = 4096
+MAX_SCHEMA_BYTES = 32 * 1024
+
+
+def declaration_of(tool: types.Tool) -> ToolDeclaration | None:
+    """An upstream tool's declaration as check-call reads it; None when its schema is
+    larger than the service accepts."""
+    schema = dict(tool.inputSchema or {"type": "object"})
+    if len(json.dumps(schema, default=str)) > MAX_SCHEMA_BYTES:
+        return None
+    annotations = (
+        ToolAnnotations.model_validate(tool.annotations.model_dump(exclude_none=True))
+        if tool.annotations is not None
+        else None
+    )
+    return ToolDeclaration(
+        name=tool.name,
+        title=tool.title,
+        description=(tool.description or "")[:MAX_DESCRIPTION_CHARS] or None,
+        inputSchema=schema,
+        annotations=annotations,
+    )
+
+
 def refusal(message: str, guard: GuardResult | None) -> types.CallToolResult:
     """A tool error the agent reads, with check-call's decision in `_meta` for its host."""
     meta: dict[str, Any] | None = None
@@ -178,6 +208,9 @@ class Gateway:
         self.upstream = upstream
         self.config = config
         self.session_id = config.session_id or f"gateway-{uuid.uuid4().hex[:16]}"
+        # Each upstream tool's declaration, from its tools/list answers.
+        self.declarations: dict[str, ToolDeclaration | None] = {}
+        self._listed_all = False
         if not config.user_id:
             raise CaptureError("the gateway needs a user: set CAPTURE_USER_ID or --user-id")
         self.capture = AsyncCapture(
@@ -192,7 +225,27 @@ class Gateway:
 
     async def _on_list_tools(self, request: types.ListToolsRequest) -> types.ServerResult:
         cursor = request.params.cursor if request.params is not None else None
-        return types.ServerResult(await self.upstream.list_tools(cursor=cursor))
+        listed = await self.upstream.list_tools(cursor=cursor)
+        self._learn(listed.tools)
+        return types.ServerResult(listed)
+
+    def _learn(self, tools: list[types.Tool]) -> None:
+        for tool in tools:
+            self.declarations[tool.name] = declaration_of(tool)
+
+    async def declaration(self, name: str) -> ToolDeclaration | None:
+        """The tool's declaration as the upstream lists it; the upstream's full list is read
+        once when the agent calls a tool the gateway has not seen listed."""
+        if name not in self.declarations and not self._listed_all:
+            cursor: str | None = None
+            while True:
+                page = await self.upstream.list_tools(cursor=cursor)
+                self._learn(page.tools)
+                cursor = page.nextCursor
+                if not cursor:
+                    break
+            self._listed_all = True
+        return self.declarations.get(name)
 
     async def _on_call_tool(self, request: types.CallToolRequest) -> types.ServerResult:
         params = request.params
@@ -201,7 +254,14 @@ class Gateway:
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         call_id = call_id_of(self.session_id, name, arguments)
         try:
-            guard = await self.capture.guard(name, arguments, call_id=call_id)
+            declaration = await self.declaration(name)
+        except McpError as exc:  # the upstream could not list: judged as undeclared
+            log.warning("listing the upstream's tools failed: %s", exc.error.message)
+            declaration = None
+        try:
+            guard = await self.capture.guard(
+                name, arguments, call_id=call_id, declaration=declaration
+            )
             if guard.ask is not None:
                 guard = await self._ask(guard)
         except CaptureError as exc:

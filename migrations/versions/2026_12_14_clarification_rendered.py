@@ -1,9 +1,9 @@
 """clarifications render their question at read time: contradicted_node_id and source replace
 the stored question text, so erasing a node leaves no copy of its claim in any question
 
-Revision ID: 0011
-Revises: 0010
-Create Date: 2026-12-13
+Revision ID: 0012
+Revises: 0011
+Create Date: 2026-12-14
 """
 
 from collections.abc import Sequence
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0011"
-down_revision: str | None = "0010"
+revision: str = "0012"
+down_revision: str | None = "0011"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,16 +1,16 @@
-"""Revision frames written blind in the twenty-second session, for measuring only.
+"""Revision frames written blind, for measuring only.
 
 120 two-value revision frames ({new} wanted, {old} left), ten in each of twelve styles
 (formal letter, casual chat, terse note, story, workplace, dictated rambling, non-native
 English, a question, a complaint about {old}, enthusiasm for {new}, list or key:value, a
 hedged request), written by a helper that read none of this project. Never trained on, never
-used to choose: `augment.frames("blind2")`, the second unread measure beside
-`blind_frames.py`, added when that one's 80 frames had been reported on for seven sessions.
+used to choose: `augment.frames("blind2")`, an unread measure beside `blind_frames.py`,
+whose 80 frames have been reported on many times.
 """
 
 # ruff: noqa: E501 -- template data: one string per line reads better than split literals
 
-SECOND_BLIND_FRAMES: tuple[str, ...] = (
+BLIND2_FRAMES: tuple[str, ...] = (
     "Dear Assistant, I am writing to inform you that I have reconsidered my earlier preference. Where I previously asked for {old}, I would now prefer {new} in all future replies. Kind regards.",
     "To whom it may concern: please be advised that, effective immediately, I request {new}. My earlier instruction regarding {old} should be regarded as withdrawn. Sincerely, the user.",
     "Dear Sir or Madam, upon further reflection I find that {old} no longer suits my purposes. I would be most grateful if you would adopt {new} henceforth. Yours faithfully.",

@@ -1,25 +1,25 @@
-"""Revision frames written blind in the twenty-eighth session, for measuring only.
+"""Revision frames written blind, for measuring only.
 
 A helper that read none of this project wrote 160 frames of a user changing a preference, in
 many registers (plain, texting with slang and typos, terse notes, formal and business, stories
 with a reason, non-native English, hedged yet decided, complaints about the old value, praise
 of the new one, arrows and key: value, requests put as questions):
 
-- `THIRD_BLIND_FRAMES`: 66 frames that name both values, `{new}` wanted and `{old}` left
+- `BLIND3_FRAMES`: 66 frames that name both values, `{new}` wanted and `{old}` left
   (80 written; those within difflib 0.8 of any frame already in this project were dropped);
 - `NEW_ONLY_BLIND_FRAMES`: 80 frames that name only the new value yet announce a change
-  ("new rule: {new}", "Changed my mind — {new} from here on."). Every earlier frame set
+  ("new rule: {new}", "Changed my mind — {new} from here on."). Every other frame set
   names both values, so none measured how a revision that names one value is read: with the
   replaced value held, a read of the held value loses the revision.
 
 Never trained on, never used to choose: `augment.frames("blind3")` and
 `augment.frames("blind3_new_only")`, read by every extractor retrain and by the command in
-docs/models/extractor.md ("Twenty-eighth session").
+docs/models/extractor.md ("Held-out results").
 """
 
 # ruff: noqa: E501 -- template data: one string per line reads better than split literals
 
-THIRD_BLIND_FRAMES: tuple[str, ...] = (
+BLIND3_FRAMES: tuple[str, ...] = (
     "Please switch to {new} from {old}.",
     "ok so no more {old}, gimme {new} pls",
     "{old} → {new}, effective immediately.",

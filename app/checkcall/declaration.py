@@ -1,0 +1,395 @@
+"""A tool's own declaration in the MCP `Tool` shape (name, description, `inputSchema`,
+`annotations`), read into the ToolSpec check-call decides with when the operator's policy
+does not name the tool.
+
+The side effect comes from the annotations where they give one (`readOnlyHint`: read;
+`openWorldHint`: external send; otherwise write). Without them it is inferred from the
+tool's name, then its description, conservatively: only a clear read verb (get, list,
+search, read, find, check, ...) makes a tool read-only; a side-effecting verb, or no verb
+at all, makes it side-effecting. Sinks come from the input schema: formats `email`/`uri`,
+and property names and descriptions of recipients, addresses, accounts, IBANs, amounts,
+URLs and phone numbers. Content arguments from names like body, subject, message, text,
+title, description. Every other argument is traced as an unlisted argument (an `auto`
+sink, `service.unlisted_sink`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.checkcall.normalize import ValueKind
+from app.checkcall.policy import Risk, SideEffect, Sink, ToolSource, ToolSpec
+from app.core.inputs import SAFE_TEXT_PATTERN, STORABLE_JSON_REF, SafeStr, storable_json
+
+TOOL_NAME = r"^[A-Za-z0-9_][A-Za-z0-9_.:\-]{0,127}$"
+# A declaration is read on every check of its tool: bounded like the call itself.
+MAX_SCHEMA_BYTES = 32 * 1024
+MAX_PROPERTIES = 128
+MAX_DESCRIPTION = 4096
+
+
+class ToolAnnotations(BaseModel):
+    """MCP tool annotations: hints, as the tool's server states them."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    title: SafeStr | None = Field(default=None, max_length=256)
+    readOnlyHint: bool | None = None
+    destructiveHint: bool | None = None
+    idempotentHint: bool | None = None
+    openWorldHint: bool | None = None
+
+
+class ToolDeclaration(BaseModel):
+    """A tool as an MCP server lists it (`tools/list`). Fields of the MCP `Tool` this
+    service does not read (`outputSchema`, `icons`, `_meta`) are accepted and ignored."""
+
+    model_config = ConfigDict(
+        extra="ignore",
+        json_schema_extra={
+            "examples": [
+                {
+                    "name": "post_invoice_reminder",
+                    "description": "Sends a payment reminder for an invoice to a customer.",
+                    "inputSchema": {
+                        "type": "object",
+                        "properties": {
+                            "customer_email": {"type": "string", "format": "email"},
+                            "invoice_id": {"type": "string"},
+                            "message": {"type": "string"},
+                        },
+                        "required": ["customer_email", "invoice_id"],
+                    },
+                    "annotations": {"readOnlyHint": False, "openWorldHint": True},
+                }
+            ]
+        },
+    )
+
+    name: str = Field(pattern=TOOL_NAME)
+    title: SafeStr | None = Field(default=None, max_length=256)
+    description: SafeStr | None = Field(default=None, max_length=MAX_DESCRIPTION)
+    inputSchema: dict[str, Any] = Field(
+        default_factory=lambda: {"type": "object"},
+        description="The tool's JSON Schema for its arguments (an object schema).",
+        json_schema_extra={
+            "propertyNames": {"pattern": SAFE_TEXT_PATTERN},
+            "additionalProperties": {"$ref": STORABLE_JSON_REF},
+            "properties": {"properties": {
+                "type": "object", "maxProperties": MAX_PROPERTIES,
+                "propertyNames": {"pattern": SAFE_TEXT_PATTERN},
+                "additionalProperties": {"$ref": STORABLE_JSON_REF},
+            }},
+        },
+    )
+    annotations: ToolAnnotations | None = None
+
+    @field_validator("inputSchema")
+    @classmethod
+    def _bounded_schema(cls, value: dict[str, Any]) -> dict[str, Any]:
+        storable_json(value)
+        if len(json.dumps(value, default=str)) > MAX_SCHEMA_BYTES:
+            raise ValueError(f"inputSchema is larger than {MAX_SCHEMA_BYTES} bytes")
+        properties = value.get("properties")
+        if properties is not None and not isinstance(properties, dict):
+            raise ValueError("inputSchema.properties must be an object")
+        if properties is not None and len(properties) > MAX_PROPERTIES:
+            raise ValueError(f"at most {MAX_PROPERTIES} properties")
+        return value
+
+    def canonical(self) -> str:
+        """The fields classification reads, as one canonical JSON string."""
+        return json.dumps(
+            self.model_dump(mode="json", exclude_none=True), sort_keys=True, default=str
+        )
+
+
+# ── verbs ─────────────────────────────────────────────────────────────────────────
+# Clear read verbs: the only words that make a tool read-only without annotations.
+READ_VERBS = frozenset({
+    "get", "list", "search", "read", "find", "check", "lookup", "query", "view", "show",
+    "describe", "count", "browse", "inspect", "preview", "retrieve", "look",
+})
+# Data, money or a message leaves the user.
+SEND_VERBS = frozenset({
+    "send", "email", "mail", "message", "msg", "sms", "text", "post", "publish", "tweet",
+    "share", "forward", "reply", "respond", "invite", "notify", "pay", "transfer", "wire",
+    "refund", "charge", "purchase", "buy", "order", "book", "reserve", "rent", "hire",
+    "submit", "upload", "export", "call", "dial", "broadcast", "announce", "transmit",
+    "deliver", "donate", "tip", "sell", "checkout", "request", "schedule", "sync",
+    "push", "webhook", "subscribe", "unsubscribe", "comment", "dm", "ping", "escalate",
+})
+# The user's own data changes.
+WRITE_VERBS = frozenset({
+    "create", "add", "update", "edit", "modify", "set", "change", "delete", "remove",
+    "erase", "purge", "clear", "cancel", "archive", "rename", "move", "copy", "append",
+    "write", "save", "store", "insert", "upsert", "put", "patch", "enable", "disable",
+    "reset", "revoke", "grant", "approve", "reject", "decline", "accept", "join", "leave",
+    "kick", "ban", "mute", "block", "unblock", "lock", "unlock", "install", "uninstall",
+    "deploy", "run", "execute", "exec", "start", "stop", "restart", "kill", "close", "mark",
+    "tag", "label", "assign", "unassign", "reschedule", "rate", "like", "follow",
+    "unfollow", "star", "pin", "restore", "import", "merge", "commit", "register",
+    "login", "logout", "activate", "deactivate", "toggle", "configure", "apply", "drop",
+    "empty", "destroy", "terminate", "suspend", "upgrade",
+    "downgrade", "exit", "quit", "confirm", "verify", "attach", "detach", "link", "unlink",
+    "draft", "record", "log", "fill", "replace", "sign", "generate",
+})
+# Words that are nouns as often as verbs ("get_message", "list_orders"): they decide only
+# at the head or the tail of a name, never from its middle.
+NOUN_LIKE = frozenset({
+    "email", "mail", "message", "msg", "sms", "text", "post", "order", "book", "call",
+    "comment", "tag", "label", "rate", "like", "star", "pin", "record", "log", "link",
+    "draft", "charge", "transfer", "request", "schedule", "reply", "export", "import",
+    "store", "set", "copy", "block", "lock", "mark", "sync", "push", "webhook", "tip",
+    "check",
+})
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_SPLIT = re.compile(r"[^a-z0-9]+")
+_LEADING_FILLER = frozenset({"this", "the", "tool", "function", "will", "can", "to", "it",
+                             "a", "an", "used", "use", "for", "please", "you", "we"})
+
+
+def words(text: str) -> list[str]:
+    """Lowercase words of a name or text: snake, kebab, dotted and camel case split."""
+    return [w for w in _SPLIT.split(_CAMEL.sub("_", text).lower()) if w]
+
+
+def _base(word: str) -> str:
+    """A verb's base form from its third person or participle ("sends", "creates",
+    "reserved", "replies")."""
+    for suffix, replacement in (("ies", "y"), ("sses", "ss"), ("shes", "sh"), ("ches", "ch"),
+                                ("xes", "x"), ("es", "e"), ("s", ""), ("ed", ""), ("ed", "e"),
+                                ("ing", ""), ("ing", "e")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 2:
+            candidate = word[: len(word) - len(suffix)] + replacement
+            if candidate in READ_VERBS or candidate in SEND_VERBS or candidate in WRITE_VERBS:
+                return candidate
+    return word
+
+
+Verb = Literal["read", "send", "write"]
+
+
+def verb_class(word: str) -> Verb | None:
+    base = _base(word)
+    if base in SEND_VERBS:
+        return "send"
+    if base in WRITE_VERBS:
+        return "write"
+    if base in READ_VERBS:
+        return "read"
+    return None
+
+
+def name_effect(name: str) -> Verb | None:
+    """What a tool's name says it does: its head word, else its tail word, else any
+    unambiguous verb inside it. A read head with a side-effecting verb inside
+    ("get_or_create_user", "search_and_delete") is side-effecting."""
+    parts = words(name)
+    if not parts:
+        return None
+    head = verb_class(parts[0])
+    inner = [verb_class(w) for w in parts[1:] if _base(w) not in NOUN_LIKE]
+    if head == "read":
+        if "send" in inner:
+            return "send"
+        if "write" in inner:
+            return "write"
+        return "read"
+    if head is not None:
+        return head
+    tail = verb_class(parts[-1]) if len(parts) > 1 else None
+    if tail is not None:
+        return tail
+    for found in inner:
+        if found is not None:
+            return found
+    return None
+
+
+def description_effect(description: str | None) -> Verb | None:
+    """The verb a description opens with ("Sends an email …", "Returns the …")."""
+    if not description:
+        return None
+    first_sentence = re.split(r"(?<=[.!?])\s|\n", description.strip(), maxsplit=1)[0]
+    for word in words(first_sentence)[:6]:
+        if word in _LEADING_FILLER:
+            continue
+        if word in ("return", "returns", "fetch", "fetches", "gets", "lists"):
+            return "read"
+        found = verb_class(word)
+        if found is not None:
+            return found
+        return None
+    return None
+
+
+# ── arguments ─────────────────────────────────────────────────────────────────────
+_EMAIL_FORMATS = frozenset({"email", "idn-email"})
+_URL_FORMATS = frozenset({"uri", "iri", "uri-reference", "iri-reference", "url"})
+# Property-name words that name where something goes (a party).
+_RECIPIENT_WORDS = frozenset({
+    "recipient", "recipients", "to", "cc", "bcc", "destination", "dest", "target",
+    "payee", "beneficiary", "receiver", "receivers", "addressee", "attendee", "attendees",
+    "participant", "participants", "invitee", "invitees", "guest", "guests", "member",
+    "members", "user", "users", "username", "channel", "contact", "contacts", "assignee",
+    "share", "with", "email", "emails", "mail", "address", "addresses", "handle", "owner",
+    "reviewer", "reviewers", "creditor", "counterparty",
+})
+_URL_WORDS = frozenset({"url", "uri", "link", "href", "endpoint", "webhook", "website",
+                        "callback", "site", "domain"})
+_ACCOUNT_WORDS = frozenset({"iban", "account", "bic", "swift", "routing", "wallet", "card"})
+_AMOUNT_WORDS = frozenset({"amount", "price", "sum", "total", "fee", "payment", "cost"})
+_PHONE_WORDS = frozenset({"phone", "mobile", "tel", "telephone", "cell", "whatsapp", "fax"})
+_CONTENT_WORDS = frozenset({
+    "body", "subject", "message", "content", "contents", "text", "title", "description",
+    "note", "notes", "comment", "comments", "summary", "caption", "memo", "reason",
+    "details", "html", "markdown", "attachments", "attachment", "bio", "status", "topic",
+    "greeting", "signature", "headline", "excerpt", "review", "feedback", "answer",
+    "reference", "remarks",
+})
+_ID_WORDS = frozenset({"id", "ids", "uuid", "key", "number", "no", "num", "code", "index"})
+_DESCRIPTION_CUES: tuple[tuple[re.Pattern[str], ValueKind | Literal["auto"], str], ...] = (
+    (re.compile(r"\be-?mail address|\bemail\b", re.I), ValueKind.email, "party"),
+    (re.compile(r"\bIBAN\b|\baccount number|\bbank account", re.I), "auto", "account"),
+    (re.compile(r"\bphone number|\bmobile number|\btelephone", re.I), ValueKind.phone, "party"),
+    (re.compile(r"\bURL\b|\bURI\b|\bweb ?site\b|\bweb address|\blink\b|\bendpoint", re.I),
+     ValueKind.url, "url"),
+    (re.compile(r"\brecipients?\b|\bsend (?:it )?to\b|\bpayee\b|\bbeneficiar", re.I), "auto",
+     "party"),
+    (re.compile(r"\bamount\b|\bhow much\b|\bsum of money", re.I), ValueKind.amount, "amount"),
+)
+
+
+def _items(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema of a property's values (its items, for an array)."""
+    items = schema.get("items")
+    return items if isinstance(items, dict) else schema
+
+
+def argument_sink(
+    prop: str, schema: dict[str, Any], effect: SideEffect
+) -> Sink | Literal["content"] | None:
+    """The sink a property's schema declares, "content" for free text, None when neither
+    (the argument is traced as an unlisted one)."""
+    schema = schema if isinstance(schema, dict) else {}
+    values = _items(schema)
+    fmt = str(values.get("format") or schema.get("format") or "").lower()
+    parts = words(prop)
+    described = " ".join(
+        str(s) for s in (schema.get("description"), values.get("description"), schema.get("title"))
+        if s
+    )
+    external_default = effect == SideEffect.external_send
+    if fmt in _EMAIL_FORMATS:
+        return Sink(kind=ValueKind.email, risk=Risk.high, external=True)
+    if fmt in _URL_FORMATS or any(w in _URL_WORDS for w in parts):
+        return Sink(kind=ValueKind.url, risk=Risk.high, external=True)
+    if any(w in _ACCOUNT_WORDS for w in parts):
+        return Sink(kind="auto", risk=Risk.high, external=True)
+    if any(w in _PHONE_WORDS for w in parts):
+        return Sink(kind=ValueKind.phone, risk=Risk.high, external=True)
+    if any(w in _AMOUNT_WORDS for w in parts):
+        return Sink(kind=ValueKind.amount, risk=Risk.high, external=external_default)
+    tail = parts[-1] if parts else ""
+    if tail in _CONTENT_WORDS:
+        return "content"
+    if any(w in _RECIPIENT_WORDS for w in parts) and tail not in _ID_WORDS:
+        return Sink(kind="auto", risk=Risk.high, external=True)
+    for pattern, kind, role in _DESCRIPTION_CUES:
+        if described and pattern.search(described):
+            external = True if role in ("party", "url", "account") else external_default
+            return Sink(kind=kind, risk=Risk.high, external=external)
+    return None
+
+
+def _properties(declaration: ToolDeclaration) -> dict[str, dict[str, Any]]:
+    properties = declaration.inputSchema.get("properties") or {}
+    return {str(k): v if isinstance(v, dict) else {} for k, v in properties.items()}
+
+
+def side_effect_of(declaration: ToolDeclaration) -> SideEffect:
+    """The declared tool's side effect: from its annotations where they give one; else
+    from its name and description, side-effecting unless a clear read verb says read."""
+    hints = declaration.annotations
+    name_says = name_effect(declaration.name)
+    if hints is not None and (hints.readOnlyHint is not None or hints.openWorldHint is not None):
+        # Annotations are the server's hints (MCP: untrusted unless the server is): a
+        # read-only hint on a tool whose name says it sends or writes is not taken.
+        if hints.readOnlyHint and name_says in (None, "read"):
+            return SideEffect.read
+        if hints.openWorldHint is False:
+            return SideEffect.write
+        # openWorldHint true, or unset (MCP's default is an open world).
+        return SideEffect.external_send
+    said = name_says or description_effect(declaration.description)
+    if said == "read":
+        return SideEffect.read
+    if said == "write":
+        return SideEffect.write
+    # A sending verb, or no verb at all: assume something leaves the user.
+    return SideEffect.external_send
+
+
+# Read tools that take a URL fetch it: a GET carries data out in its URL (as the policy's
+# fetch_url), though a link from results the user asked for is fine.
+_GET_URL = Sink(kind=ValueKind.url, risk=Risk.low, external=True)
+
+
+@lru_cache(maxsize=2048)
+def _classify(canonical: str, source: ToolSource) -> ToolSpec:
+    declaration = ToolDeclaration.model_validate_json(canonical)
+    effect = side_effect_of(declaration)
+    sinks: dict[str, Sink] = {}
+    content: list[str] = []
+    properties = _properties(declaration)
+    if effect == SideEffect.read:
+        for prop, schema in properties.items():
+            sink = argument_sink(prop, schema, effect)
+            if isinstance(sink, Sink) and sink.kind == ValueKind.url:
+                sinks[prop] = _GET_URL
+        if sinks:
+            effect = SideEffect.external_send
+    else:
+        for prop, schema in properties.items():
+            sink = argument_sink(prop, schema, effect)
+            if sink == "content":
+                content.append(prop)
+            elif isinstance(sink, Sink):
+                sinks[prop] = sink
+    return ToolSpec(
+        name=declaration.name,
+        side_effect=effect,
+        sinks=sinks,
+        content=tuple(content),
+        known=True,
+        source=source,
+    )
+
+
+def classify(declaration: ToolDeclaration, source: ToolSource = "declaration") -> ToolSpec:
+    """The ToolSpec of a declared tool (`source`: declaration or registered)."""
+    return _classify(declaration.canonical(), source)
+
+
+def classify_stored(stored: dict[str, Any], source: ToolSource = "registered") -> ToolSpec:
+    """The ToolSpec of a declaration stored as `ToolDeclaration.model_dump(mode="json",
+    exclude_none=True)`."""
+    return _classify(json.dumps(stored, sort_keys=True, default=str), source)
+
+
+def action_words(declaration: ToolDeclaration | None) -> str | None:
+    """The verb and object a declaration's description opens with ("Leaves the given
+    channel." → "leave channel"), for a tool whose name names no action."""
+    if declaration is None or not declaration.description:
+        return None
+    first_sentence = re.split(r"(?<=[.!?])\s|\n", declaration.description.strip(), maxsplit=1)[0]
+    parts = [w for w in words(first_sentence) if w not in _LEADING_FILLER]
+    if not parts or verb_class(parts[0]) in (None, "read"):
+        return None
+    return " ".join([_base(parts[0]), *parts[1:3]])

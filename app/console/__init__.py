@@ -1,0 +1,1 @@
+"""The auditor console: static pages served at /console that read the auditors' lists."""
