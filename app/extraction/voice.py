@@ -44,12 +44,27 @@ _PASTE_MARKER = re.compile(
     re.IGNORECASE,
 )
 
+# A role-play or fiction frame ("let's play a game", "pretend you are my diary", "imagine a
+# story where …"): what follows is a character's line, not the user's statement.
+_FICTION_FRAME = re.compile(
+    r"(?:^|(?<=[.!?\n]))\s*(?:"
+    r"let'?s\s+(?:play\s+a\s+game|role-?play|pretend|imagine)"
+    r"|(?:pretend|imagine|suppose)\s+(?:that\s+)?(?:you(?:'re|\s+are)|i(?:'m|\s+am)"
+    r"|we(?:'re|\s+are)|a\s+(?:story|world|scenario))"
+    r"|role-?play(?:ing)?\s*:"
+    r"|in\s+(?:this|a|our)\s+(?:story|game|role-?play|scenario)\b"
+    r"|you\s+are\s+(?:now\s+)?(?:the\s+user'?s|my)\s+(?:diary|journal|character|persona))"
+    r"[^\n]*",
+    re.IGNORECASE,
+)
+
 
 def third_party_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of a user turn that a third party wrote, merged and sorted."""
     spans = [*pasted_regions(text), *(m.span() for m in _THIRD_PERSON.finditer(text)),
              *(m.span(1) for m in _ATTRIBUTED_QUOTE.finditer(text)),
-             *(m.span(2) for m in _PASTE_MARKER.finditer(text))]
+             *(m.span(2) for m in _PASTE_MARKER.finditer(text)),
+             *(m.span() for m in _FICTION_FRAME.finditer(text))]
     merged: list[tuple[int, int]] = []
     for start, end in sorted(spans):
         if merged and start <= merged[-1][1]:

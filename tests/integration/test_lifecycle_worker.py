@@ -35,7 +35,7 @@ def add_endpoint(stack: Stack, url: str, types: list[str]) -> str:
     return secret
 
 
-def until(check: Any, timeout_s: float = 60.0) -> None:
+def until(check: Any, timeout_s: float = 120.0) -> None:
     deadline = time.monotonic() + timeout_s
     while not check():
         assert time.monotonic() < deadline, "timed out"
