@@ -204,13 +204,13 @@ def chaos_command(
     postgres_restarts: Annotated[int, typer.Option("--postgres-restarts", min=0, max=200)] = 10,
     workers: Annotated[int, typer.Option("--workers", min=1, max=16)] = 2,
     users: Annotated[int, typer.Option("--users", min=1, max=64,
-                                       help="Writer threads, one user each.")] = 6,
+                                       help="Writer threads, one user each.")] = 4,
     duration_s: Annotated[float, typer.Option(
         "--duration-s", min=10.0, max=7200.0, help="Seconds of writing; faults fall inside.")]
     = 600.0,
     write_interval_s: Annotated[float, typer.Option(
         "--write-interval-s", min=0.0, max=60.0, help="Pause of each writer between events.")]
-    = 0.25,
+    = 0.5,
     requeue_stale_after_s: Annotated[float, typer.Option("--requeue-stale-after-s", min=1.0)]
     = 30.0,
     requeue_interval_s: Annotated[float, typer.Option("--requeue-interval-s", min=1.0)] = 10.0,

@@ -47,9 +47,9 @@ class ChaosConfig:
     redis_restarts: int = 10
     postgres_restarts: int = 10
     workers: int = 2
-    users: int = 6
+    users: int = 4
     duration_s: float = 600.0
-    write_interval_s: float = 0.25
+    write_interval_s: float = 0.5
     give_up_s: float = 90.0
     quiesce_timeout_s: float = 180.0
     requeue_stale_after_s: float = 30.0
@@ -162,8 +162,15 @@ class _Chaos:
     def inject(self, kind: str) -> Fault:
         fault = Fault(kind, time.time())
         if kind == "worker":
-            live = [n for n, p in self.stack.workers.items() if p.poll() is None]
-            name = self.rng.choice(live)
+            # Kill a worker that consumes: one still starting holds no task, and killing
+            # only those could leave no worker up at all.
+            deadline = time.monotonic() + 120
+            ready = [n for n in self.stack.workers if self.stack.worker_ready(n)]
+            while not ready and time.monotonic() < deadline:
+                time.sleep(0.2)
+                ready = [n for n in self.stack.workers if self.stack.worker_ready(n)]
+            fault.started = time.time()
+            name = self.rng.choice(ready or list(self.stack.workers))
             kill9(self.stack.workers.pop(name))
             self.generation += 1
             slot = name.split("-")[0]

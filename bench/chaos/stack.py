@@ -206,12 +206,21 @@ class Stack:
         return self.api
 
     def start_worker(self, name: str) -> subprocess.Popen[bytes]:
+        # INFO when logged: its "ready." line tells when the worker consumes (worker_ready).
+        level = "WARNING" if self.log_dir is None else "INFO"
         proc = self._spawn(
             ["-m", "celery", "-A", "workers.celery_app", "worker", "--pool=solo",
-             "--loglevel=WARNING", f"--queues={self.queue}", f"--hostname={name}@%h",
-             "--without-gossip", "--without-mingle"], f"worker-{name.split('-')[0]}")
+             f"--loglevel={level}", f"--queues={self.queue}", f"--hostname={name}@%h",
+             "--without-gossip", "--without-mingle"], f"worker-{name}")
         self.workers[name] = proc
         return proc
+
+    def worker_ready(self, name: str) -> bool:
+        """Whether the worker logged that it is ready (needs log_dir)."""
+        if self.log_dir is None or self.workers[name].poll() is not None:
+            return False
+        path = self.log_dir / f"worker-{name}.log"
+        return path.exists() and " ready." in path.read_text(errors="replace")
 
     def start_beat(self, schedule_dir: Path) -> subprocess.Popen[bytes]:
         self.beat = self._spawn(
