@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import random
+import signal
+import sys
 import threading
 import time
 import uuid
@@ -162,13 +164,14 @@ class _Chaos:
     def inject(self, kind: str) -> Fault:
         fault = Fault(kind, time.time())
         if kind == "worker":
-            # Kill a worker that consumes: one still starting holds no task, and killing
-            # only those could leave no worker up at all.
+            # Kill a worker that has finished a task: a new worker's first task loads the
+            # models (seconds), and kills that always land before it ends would let no task
+            # ever commit, which tests the kill rate, not recovery.
             deadline = time.monotonic() + 120
-            ready = [n for n in self.stack.workers if self.stack.worker_ready(n)]
+            ready = [n for n in self.stack.workers if self.stack.worker_productive(n)]
             while not ready and time.monotonic() < deadline:
                 time.sleep(0.2)
-                ready = [n for n in self.stack.workers if self.stack.worker_ready(n)]
+                ready = [n for n in self.stack.workers if self.stack.worker_productive(n)]
             fault.started = time.time()
             name = self.rng.choice(ready or list(self.stack.workers))
             kill9(self.stack.workers.pop(name))
@@ -289,6 +292,9 @@ def _schedule(config: ChaosConfig, rng: random.Random) -> list[tuple[float, str]
 
 def run(out: Path, config: ChaosConfig) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
+    if threading.current_thread() is threading.main_thread():
+        # A background job ignores SIGINT; SIGTERM still stops the stack it started.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     rng = random.Random(config.seed)
     root = temp_root("capchaos-")
     postgres = ChaosPostgres(root)

@@ -206,7 +206,7 @@ class Stack:
         return self.api
 
     def start_worker(self, name: str) -> subprocess.Popen[bytes]:
-        # INFO when logged: its "ready." line tells when the worker consumes (worker_ready).
+        # INFO when logged: its task lines tell when the worker does work (worker_productive).
         level = "WARNING" if self.log_dir is None else "INFO"
         proc = self._spawn(
             ["-m", "celery", "-A", "workers.celery_app", "worker", "--pool=solo",
@@ -215,12 +215,13 @@ class Stack:
         self.workers[name] = proc
         return proc
 
-    def worker_ready(self, name: str) -> bool:
-        """Whether the worker logged that it is ready (needs log_dir)."""
+    def worker_productive(self, name: str) -> bool:
+        """Whether the worker logged a task that succeeded (needs log_dir): past its
+        start-up and its first task, which loads the models."""
         if self.log_dir is None or self.workers[name].poll() is not None:
             return False
         path = self.log_dir / f"worker-{name}.log"
-        return path.exists() and " ready." in path.read_text(errors="replace")
+        return path.exists() and "] succeeded in " in path.read_text(errors="replace")
 
     def start_beat(self, schedule_dir: Path) -> subprocess.Popen[bytes]:
         self.beat = self._spawn(
