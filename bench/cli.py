@@ -241,6 +241,51 @@ def redteam_command(
                       "wall_seconds": results["wall_seconds"]}))
 
 
+@app.command("chaos")
+def chaos_command(
+    out: Annotated[Path, typer.Option("--out", help="Output directory.")],
+    worker_kills: Annotated[int, typer.Option("--worker-kills", min=0, max=1000)] = 100,
+    api_restarts: Annotated[int, typer.Option("--api-restarts", min=0, max=200)] = 10,
+    redis_restarts: Annotated[int, typer.Option("--redis-restarts", min=0, max=200)] = 10,
+    postgres_restarts: Annotated[int, typer.Option("--postgres-restarts", min=0, max=200)] = 10,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=16)] = 2,
+    users: Annotated[int, typer.Option("--users", min=1, max=64,
+                                       help="Writer threads, one user each.")] = 4,
+    duration_s: Annotated[float, typer.Option(
+        "--duration-s", min=10.0, max=7200.0, help="Seconds of writing; faults fall inside.")]
+    = 600.0,
+    write_interval_s: Annotated[float, typer.Option(
+        "--write-interval-s", min=0.0, max=60.0, help="Pause of each writer between events.")]
+    = 0.5,
+    requeue_stale_after_s: Annotated[float, typer.Option("--requeue-stale-after-s", min=1.0)]
+    = 30.0,
+    requeue_interval_s: Annotated[float, typer.Option("--requeue-interval-s", min=1.0)] = 10.0,
+    quiesce_timeout_s: Annotated[float, typer.Option("--quiesce-timeout-s", min=10.0)] = 180.0,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+) -> None:
+    """Fault injection on loopback: a private Redis and Postgres, the API, N workers and beat
+    in subprocesses; writers retry while workers (SIGKILL), the API, Redis and Postgres are
+    killed at random points. Reports lost, duplicated and out-of-order events, recovery
+    times and the error responses clients saw; writes results.json, results.md and
+    recovery.png to OUT."""
+    from bench.chaos.runner import ChaosConfig, run
+
+    config = ChaosConfig(
+        worker_kills=worker_kills, api_restarts=api_restarts, redis_restarts=redis_restarts,
+        postgres_restarts=postgres_restarts, workers=workers, users=users,
+        duration_s=duration_s, write_interval_s=write_interval_s,
+        requeue_stale_after_s=requeue_stale_after_s, requeue_interval_s=requeue_interval_s,
+        quiesce_timeout_s=quiesce_timeout_s, seed=seed)
+    results = run(out, config)
+    print((out / "results.md").read_text())
+    print(json.dumps({k: results[k] for k in (
+        "acknowledged", "lost", "duplicated", "out_of_order", "non_json_errors",
+        "wall_seconds")}))
+    if (results["lost"] or results["duplicated"] or results["out_of_order"]
+            or results["non_json_errors"] or not results["acknowledged"]):
+        raise typer.Exit(1)
+
+
 ExtractorOption = Annotated[
     str | None, typer.Option("--extractor", help="deterministic, learned or openai_compatible "
                              "(default: the configured CAPTURE_EXTRACTOR).")

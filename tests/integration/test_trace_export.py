@@ -23,7 +23,8 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from app.core.config import REPO_ROOT
-from tests.integration.conftest import Stack, _free_port, wait_processed
+from bench.chaos.stack import free_port as _free_port
+from tests.integration.conftest import Stack, wait_processed
 
 
 class Receiver:

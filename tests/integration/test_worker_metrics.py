@@ -12,7 +12,8 @@ from pathlib import Path
 import httpx
 
 from app.core.config import REPO_ROOT
-from tests.integration.conftest import Stack, _free_port
+from bench.chaos.stack import free_port as _free_port
+from tests.integration.conftest import Stack
 
 
 def _processed_total(text: str) -> float:
