@@ -96,10 +96,10 @@ def _json_error_shape(response: httpx.Response) -> bool:
 
 
 def _retry_after(response: httpx.Response | None, attempt: int) -> float:
-    backoff = min(3.0, 0.1 * 2 ** attempt) * random.uniform(0.5, 1.0)
+    backoff = float(min(3.0, 0.1 * 2 ** attempt) * random.uniform(0.5, 1.0))
     if response is not None:
         try:
-            return min(3.0, max(backoff, float(response.headers.get("Retry-After", 0))))
+            return float(min(3.0, max(backoff, float(response.headers.get("Retry-After", 0)))))
         except ValueError:
             pass
     return backoff

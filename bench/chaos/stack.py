@@ -100,7 +100,8 @@ class ChaosPostgres:
         self.pgdata.parent.mkdir(parents=True, exist_ok=True)
         with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
             warnings.simplefilter("ignore")
-            self._server = pg.get_server(str(self.pgdata), cleanup_mode=None)
+            self._server = pg.get_server(  # type: ignore[attr-defined]
+                str(self.pgdata), cleanup_mode=None)
         info = self._server.get_postmaster_info()
         self._socket_dir = str(Path(info.socket_path).parent)
         uri: str = self._server.get_uri()
