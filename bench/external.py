@@ -214,7 +214,7 @@ def run_episode(tenant: BenchTenant, episode: dict[str, Any]) -> ExternalOutcome
     session_ids = sessions(events, user)
     index_of: dict[Any, int] = {}
     records: list[EventRecord] = []
-    user_pk = None
+    written_any = False
     for i, (event, session) in enumerate(zip(events, session_ids, strict=True)):
         action = event.get("expected_action") or ACTION_FOR_LABEL.get(event["label"], "retain")
         context = bench_policies.EventContext(
@@ -222,7 +222,7 @@ def run_episode(tenant: BenchTenant, episode: dict[str, Any]) -> ExternalOutcome
         )
         written = tenant.write(user, session, event["origin"], event["text"],
                                _time(event["t"]), context)
-        index_of[written.event_id], user_pk = i, written.user_pk
+        index_of[written.event_id], written_any = i, True
         records.append(EventRecord(
             index=i, origin=event["origin"], label=event["label"], oracle_action=action,
             attack=event["label"] == "attack", actions=written.actions,
@@ -230,7 +230,7 @@ def run_episode(tenant: BenchTenant, episode: dict[str, Any]) -> ExternalOutcome
             ms=written.ms,
             failed=written.failed,
             deferred_asked=sum(raised != written.event_id for _, _, raised
-                               in tenant.pending_clarifications(written.event_id))
+                               in tenant.pending_clarifications(user, written.event_id))
             if may_have_asked(event["origin"], written.actions) else 0,
         ))
     bench_policies.forget_events()
@@ -238,10 +238,10 @@ def run_episode(tenant: BenchTenant, episode: dict[str, Any]) -> ExternalOutcome
         episode_id=episode["episode_id"], source=episode.get("source", "unknown"),
         user_id=episode.get("user_id", episode["episode_id"]), events=records,
     )
-    if user_pk is None:
+    if not written_any:
         return outcome
     outcome.active_from = sorted(
-        index_of[e] for e in tenant.active_lineage(user_pk) if e in index_of
+        index_of[e] for e in tenant.active_lineage(user) if e in index_of
     )
     texts = [e["text"] for e in events]
     at = _time(events[-1]["t"])

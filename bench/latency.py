@@ -4,6 +4,9 @@ Measures DESIGN §9's targets on this machine: write path (store + extract + gat
 median ms per event, and retrieval p50/p95 with N active nodes in one tenant. The bulk
 nodes carry random unit embeddings (realistic for index work; their claims are synthetic);
 queries are real sentences embedded with the service's embedder.
+
+It calls the services in-process rather than the HTTP API: the HTTP layer (routing, JSON,
+auth) is what these figures leave out.
 """
 
 from __future__ import annotations

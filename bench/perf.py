@@ -20,7 +20,9 @@ OWASP Agent Memory Guard on the same texts. Writes results.json, results.md and 
   event texts (its write check, in-process, no storage). Mem0 is not run (results.md says
   why).
 
-Every figure is the median of the repetitions, with their range as the spread.
+Every figure is the median of the repetitions, with their range as the spread. The write
+path, retrieval and check-call figures call the services in-process, not the HTTP API: the
+HTTP layer is what they leave out (the throughput rounds go through it).
 """
 
 from __future__ import annotations

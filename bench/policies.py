@@ -45,23 +45,41 @@ class EventContext:
 
 
 _CONTEXT: dict[uuid.UUID, EventContext] = {}
+# The context of the event being written now: the bench learns the event's id from the
+# service's answer, after the gate has decided, so the first unregistered event the gate
+# asks about takes it (the bench writes one event at a time per process).
+_NEXT: list[EventContext] = []
 
 
 def register_event(event_id: uuid.UUID, context: EventContext) -> None:
     _CONTEXT[event_id] = context
 
 
+def expect_event(context: EventContext) -> None:
+    """The context of the next event written (bound to its id on the first lookup)."""
+    _NEXT[:] = [context]
+
+
+def written(event_id: uuid.UUID, context: EventContext) -> None:
+    """The expected event was written as `event_id`."""
+    _NEXT.clear()
+    _CONTEXT[event_id] = context
+
+
 def forget_events() -> None:
     _CONTEXT.clear()
+    _NEXT.clear()
 
 
 def event_context(event_id: uuid.UUID) -> EventContext:
-    try:
-        return _CONTEXT[event_id]
-    except KeyError:
+    context = _CONTEXT.get(event_id)
+    if context is None and _NEXT:
+        context = _CONTEXT[event_id] = _NEXT.pop()
+    if context is None:
         raise LookupError(
             f"event {event_id} was not registered with bench.policies.register_event"
-        ) from None
+        )
+    return context
 
 
 def _decision(

@@ -100,17 +100,18 @@ def changepoint_windows(episode: dict[str, Any]) -> set[int]:
 
 
 def answer_questions(tenant: BenchTenant, user: SimulatedUser | None, episode_id: str,
-                     index: int, event_id: Any, state_after: dict[str, Any] | None
-                     ) -> tuple[list[str], list[Any], list[Any]]:
+                     index: int, event_id: Any, state_after: dict[str, Any] | None,
+                     service_user: str) -> tuple[list[str], list[Any], list[Any]]:
     """The user answers every question asked at the event, from the latent state after it
     (None: nobody answers). Returns the answers, the events that raised questions asked
     here but deferred from earlier (their ledger changes are what the answers change), and
-    the raising event of each answer that was in error."""
+    the raising event of each answer that was in error. `service_user` is the service's id
+    for the episode's user."""
     answers: list[str] = []
     deferred_from = []
     wrong_for = []
     for question, (clarification_id, claim, raised) in enumerate(
-            tenant.pending_clarifications(event_id)):
+            tenant.pending_clarifications(service_user, event_id)):
         if raised != event_id:
             deferred_from.append(raised)
         if user is None or state_after is None:
@@ -151,7 +152,7 @@ def run_episode(tenant: BenchTenant, episode: dict[str, Any],
         if may_have_asked(event["origin"], written.actions):
             record.answers, deferred_from, wrong_for = answer_questions(
                 tenant, user_answers, episode["episode_id"], i, written.event_id,
-                oracle.get("state_after"))
+                oracle.get("state_after"), user)
         record.deferred_asked = len(deferred_from)
         for raised in wrong_for:
             (record if raised == written.event_id else records[index_of[raised]]).wrong_answers += 1
@@ -161,11 +162,11 @@ def run_episode(tenant: BenchTenant, episode: dict[str, Any],
                 earlier = records[index_of[raised]]
                 earlier.actions, earlier.changes = tenant.outcome(raised)
         if i in watched:
-            record.active_claims = tenant.active_claims(written.user_pk)
+            record.active_claims = tenant.active_claims(user)
         records.append(record)
         anchored = probes_at.get(i, [])
         if anchored:
-            active = sorted(index_of[e] for e in tenant.active_lineage(written.user_pk)
+            active = sorted(index_of[e] for e in tenant.active_lineage(user)
                             if e in index_of)
         for probe in anchored:
             probe_records.append(

@@ -1,10 +1,8 @@
-"""The benchmark's adapter to the service: a dedicated database, one tenant per method, and the
-real write path (create_event + commit, processed in-process after the commit) and retrieval
-path (retrieval.service.retrieve), called in-process exactly as the routers call them.
-
-Everything the metrics need beyond the API responses (decisions, ledger changes, node
-lineage, the user's active claims) is read back with plain queries after each call and
-never feeds into the service.
+"""The benchmark's client of the service: a dedicated database, one tenant per method, and the
+service itself (`create_app()`) driven over in-process HTTP with processing in-process: events
+are written with `POST /v1/events?wait=true` and everything the metrics read (decisions, node
+changes, pending questions, active memories, lineage, retrievals) comes back through the
+public API, as an agent or an auditor of the tenant would read it.
 """
 
 from __future__ import annotations
@@ -20,25 +18,18 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from sqlalchemy import Engine, create_engine, func, literal, select, union_all
-from sqlalchemy.orm import Session, sessionmaker
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, create_engine
+from sqlalchemy.orm import sessionmaker
 
-from app.clarifications.schemas import ClarificationAnswer
-from app.clarifications.service import answer as answer_clarification
 from app.core import db as core_db
-from app.core.auth import Principal, create_api_key, get_or_create_tenant
+from app.core.auth import create_api_key, get_or_create_tenant
 from app.core.config import get_settings
 from app.core.db import session_scope
 from app.core.embedded_pg import to_sqlalchemy_url
 from app.core.migrate import upgrade_to_head
-from app.core.spans import new_trace_id
-from app.domain.vocabulary import NodeState, Origin
-from app.events import service as events_service
-from app.events.schemas import EventCreate
-from app.models import Clarification, Decision, Event, Node, NodeLineage, NodeVersion
-from app.models.enums import EventStatus, Role
-from app.retrieval import service as retrieval_service
-from app.retrieval.schemas import RetrieveRequest
+from app.main import create_app
+from app.models.enums import Role
 from bench import policies as bench_policies
 from bench.clarify_answers import Answer, PendingClaim
 
@@ -108,10 +99,14 @@ def attached(url: str) -> Iterator[Engine]:
         engine.dispose()
 
 
+class ServiceError(RuntimeError):
+    """The service answered a benchmark call with an error status."""
+
+
 @dataclass(slots=True)
 class Written:
     event_id: uuid.UUID
-    user_pk: uuid.UUID
+    user: str  # the service's user id the event was written for
     ms: float
     actions: list[str] = field(default_factory=list)
     changes: list[str] = field(default_factory=list)
@@ -141,17 +136,30 @@ def may_have_asked(origin: str, actions: list[str]) -> bool:
 
 
 class BenchTenant:
-    """One method's tenant: its admission policy is the method."""
+    """One method's tenant on the in-process service: its admission policy is the method. The
+    agent key writes, retrieves and answers; the auditor key reads lineage."""
 
     def __init__(self, method: str, engine: Engine) -> None:
-        # Read-backs for the metrics: autocommit, one round trip each.
-        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        # The tenant and its keys are set up on the attached database (`engine`), as an
+        # operator would; everything after goes through the API.
+        del engine
         with session_scope() as db:
             tenant = get_or_create_tenant(db, f"bench-{method}")
             tenant.admission_policy = method
-            key, _ = create_api_key(db, tenant, Role.agent, f"bench {method}")
-            self.principal = Principal(tenant_id=tenant.id, key_id=key.id, role=Role.agent)
+            _, self._agent_key = create_api_key(db, tenant, Role.agent, f"bench {method}")
+            _, self._auditor_key = create_api_key(db, tenant, Role.auditor,
+                                                  f"bench {method} auditor")
         self.method = method
+        self.http = TestClient(create_app())
+
+    def _call(self, method: str, path: str, *, auditor: bool = False, **kwargs: Any) -> Any:
+        key = self._auditor_key if auditor else self._agent_key
+        response = self.http.request(
+            method, path, headers={"Authorization": f"Bearer {key}"}, **kwargs
+        )
+        if response.status_code >= 400:
+            raise ServiceError(f"{method} {path}: {response.status_code} {response.text[:300]}")
+        return response.json()
 
     def write(
         self,
@@ -162,43 +170,46 @@ class BenchTenant:
         at: datetime,
         context: bench_policies.EventContext,
     ) -> Written:
-        """create_event + commit (which processes the event in-process); timed."""
-        body = EventCreate(
-            user_id=user, session_id=session, origin=Origin(origin), text=text, occurred_at=at
-        )
+        """POST /v1/events?wait=true (processed in-process before it answers); timed. The
+        event's decisions and node changes are read back with GET /v1/events/{id}."""
+        body = {"user_id": user, "session_id": session, "origin": origin, "text": text,
+                "occurred_at": at.isoformat()}
+        bench_policies.expect_event(context)
         t0 = time.perf_counter()
-        with session_scope() as db:
-            accepted = events_service.create_event(db, self.principal, body, new_trace_id())
-            event_id, user_pk = accepted.event.id, accepted.event.user_id
-            bench_policies.register_event(event_id, context)
+        accepted = self._call("POST", "/v1/events", params={"wait": "true"}, json=body)
         ms = (time.perf_counter() - t0) * 1000.0
+        event_id = uuid.UUID(accepted["event_id"])
+        bench_policies.written(event_id, context)
         status, actions, changes, reasons, proposed = self._written(event_id)
         return Written(
-            event_id, user_pk, ms, actions, changes, failed=status != EventStatus.processed.value,
+            event_id, user, ms, actions, changes, failed=status != "processed",
             reasons=reasons, proposed=proposed,
         )
 
-    def pending_clarifications(self, event_id: uuid.UUID
+    def pending_clarifications(self, user: str, event_id: uuid.UUID
                                ) -> list[tuple[uuid.UUID, PendingClaim, uuid.UUID]]:
         """The questions asked at the event that still wait for the user, oldest first, each
-        with the event that raised it (an earlier one for a deferred question)."""
-        with self.reader.connect() as conn:
-            rows = conn.execute(
-                select(Clarification.id, Node.subject, Node.value, Node.scope, Node.direction,
-                       Clarification.event_id)
-                .join(Node, Node.id == Clarification.node_id)
-                .where(Clarification.asked_event_id == event_id,
-                       Clarification.status == "pending")
-                .order_by(Clarification.created_at)
-            ).all()
-        return [(cid, PendingClaim(subject, value, scope, direction), raised)
-                for cid, subject, value, scope, direction, raised in rows]
+        with the event that raised it (an earlier one for a deferred question):
+        GET /v1/clarifications, and each question's claim from GET /v1/users/{u}/nodes/{id}."""
+        asked: list[dict[str, Any]] = []
+        params: dict[str, Any] = {"user_id": user, "status": "pending", "limit": 200}
+        while True:
+            page = self._call("GET", "/v1/clarifications", params=params)
+            asked += [c for c in page["items"] if c["asked_event_id"] == str(event_id)]
+            if not page["next_cursor"]:
+                break
+            params["cursor"] = page["next_cursor"]
+        pending = []
+        for c in asked:
+            node = self._call("GET", f"/v1/users/{user}/nodes/{c['node_id']}")
+            claim = PendingClaim(node["subject"], node["value"], node["scope"], node["direction"])
+            pending.append((uuid.UUID(c["id"]), claim, uuid.UUID(c["event_id"])))
+        return pending
 
     def answer(self, clarification_id: uuid.UUID, answer: Answer, scope: str | None) -> None:
-        """POST /v1/clarifications/{id}/answer in-process (the user channel)."""
-        with session_scope() as db:
-            answer_clarification(db, self.principal.tenant_id, clarification_id,
-                                 ClarificationAnswer(answer=answer, scope=scope), new_trace_id())
+        """POST /v1/clarifications/{id}/answer (the user channel)."""
+        self._call("POST", f"/v1/clarifications/{clarification_id}/answer",
+                   json={"answer": answer, "scope": scope})
 
     def outcome(self, event_id: uuid.UUID) -> tuple[list[str], list[str]]:
         """The event's applied actions and ledger changes as they stand now (after answers)."""
@@ -207,80 +218,61 @@ class BenchTenant:
 
     def _written(
         self, event_id: uuid.UUID
-    ) -> tuple[str | None, list[str], list[str], list[str], list[str]]:
-        """The event's status, applied actions, ledger changes, each decision's first reason
-        and each decision's proposed action ("" where applied as chosen), in one round
-        trip."""
-        query = union_all(
-            select(literal("status"), Event.status, literal(""), Event.received_at).where(
-                Event.id == event_id
-            ),
-            select(literal("action"), Decision.action,
-                   func.coalesce(Decision.reasons[0].astext, ""), Decision.created_at).where(
-                Decision.event_id == event_id
-            ),
-            select(
-                literal("change"), NodeVersion.change, NodeVersion.state, NodeVersion.recorded_at
-            ).where(NodeVersion.event_id == event_id),
-            select(literal("proposed"), func.coalesce(Decision.proposed_action, ""), literal(""),
-                   Decision.created_at).where(Decision.event_id == event_id),
-        )
-        with self.reader.connect() as conn:
-            rows = sorted(conn.execute(query).all(), key=lambda r: r[3])
-        status = next((r[1] for r in rows if r[0] == "status"), None)
+    ) -> tuple[str, list[str], list[str], list[str], list[str]]:
+        """GET /v1/events/{id}: the event's status, applied actions, ledger changes, each
+        decision's first reason and each decision's proposed action ("" where applied as
+        chosen)."""
+        event = self._call("GET", f"/v1/events/{event_id}")
+        decisions = event["decisions"]
         return (
-            status,
-            [r[1] for r in rows if r[0] == "action"],
-            [_change(r[1], r[2]) for r in rows if r[0] == "change"],
-            [r[2] for r in rows if r[0] == "action"],
-            [r[1] for r in rows if r[0] == "proposed"],
+            event["status"],
+            [d["action"] for d in decisions],
+            [_change(c["change"], c["state"]) for c in event["node_changes"]],
+            [d["reasons"][0] if d["reasons"] else "" for d in decisions],
+            [d["proposed_action"] or "" for d in decisions],
         )
 
-    def active_claims(self, user_pk: uuid.UUID) -> list[list[str]]:
+    def active_claims(self, user: str) -> list[list[str]]:
         """[subject, scope, value, direction] of the user's active memories."""
-        with self.reader.connect() as conn:
-            rows = conn.execute(
-                select(Node.subject, Node.scope, Node.value, Node.direction).where(
-                    Node.user_id == user_pk, Node.state == NodeState.active.value
-                )
-            ).all()
-        return sorted([s, sc, v or "", d] for s, sc, v, d in rows)
+        return sorted([n["subject"], n["scope"], n["value"] or "", n["direction"]]
+                      for n in self._active_nodes(user))
 
-    def active_lineage(self, user_pk: uuid.UUID) -> set[uuid.UUID]:
+    def active_lineage(self, user: str) -> set[uuid.UUID]:
         """Events from which some active memory of the user derives."""
-        with self.reader.connect() as conn:
-            return set(
-                conn.scalars(
-                    select(NodeLineage.event_id)
-                    .join(Node, Node.id == NodeLineage.node_id)
-                    .where(Node.user_id == user_pk, Node.state == NodeState.active.value)
-                )
-            )
+        return {e for n in self._active_nodes(user) for e in self._lineage(uuid.UUID(n["id"]))}
+
+    def _active_nodes(self, user: str) -> list[dict[str, Any]]:
+        """GET /v1/users/{u}/nodes?state=active, every page."""
+        nodes: list[dict[str, Any]] = []
+        while True:
+            page = self._call("GET", f"/v1/users/{user}/nodes",
+                              params={"state": "active", "limit": 500, "offset": len(nodes)})
+            nodes += page["nodes"]
+            if not page["nodes"] or len(nodes) >= page["total"]:
+                return nodes
+
+    def _lineage(self, node_id: uuid.UUID) -> list[uuid.UUID]:
+        """GET /v1/provenance/nodes/{id}: the events the node derives from (auditor key)."""
+        lineage = self._call("GET", f"/v1/provenance/nodes/{node_id}", auditor=True)
+        return [uuid.UUID(e["event_id"]) for e in lineage["events"]]
 
     def retrieve(
         self, user: str, session: str, query: str, domain: str | None, at: datetime, k: int = 12
     ) -> list[Memory]:
-        body = RetrieveRequest(
-            user_id=user, session_id=session, query=query, domain=domain, k=k, mode="context", at=at
-        )
-        with session_scope() as db:
-            response = retrieval_service.retrieve(db, self.principal, body, new_trace_id())
-            memories = [
-                Memory(m.node_id, m.subject, m.value, m.direction, m.scope, m.score,
-                       claim=m.claim)
-                for m in response.memories
-            ]
-            _attach_lineage(db, memories)
-        return memories
+        """POST /v1/retrieve (context mode), each memory with the events it derives from."""
+        response = self._call("POST", "/v1/retrieve", json={
+            "user_id": user, "session_id": session, "query": query, "domain": domain, "k": k,
+            "mode": "context", "at": at.isoformat()})
+        return [
+            Memory(uuid.UUID(m["node_id"]), m["subject"], m["value"], m["direction"],
+                   m["scope"], m["score"], self._lineage(uuid.UUID(m["node_id"])),
+                   claim=m["claim"])
+            for m in response["memories"]
+        ]
 
-
-    def check_call(
-        self, user: str, session: str, name: str, args: dict[str, Any]
-    ) -> str | None:
-        """POST /v1/check-call in-process: allow | ask | deny, or None while the service has
-        no check-call (app/checkcall is being built alongside)."""
-        checked = self.check_tool(user, session, name, args)
-        return checked[0] if checked is not None else None
+    def check_call(self, user: str, session: str, name: str, args: dict[str, Any]) -> str:
+        """POST /v1/check-call: allow | ask | deny."""
+        return self.check_tool(user, session, name, args)[0]
 
     def check_tool(
         self,
@@ -289,40 +281,20 @@ class BenchTenant:
         name: str,
         args: dict[str, Any],
         declaration: dict[str, Any] | None = None,
-    ) -> tuple[str, str] | None:
-        """POST /v1/check-call in-process with the tool's declaration (MCP `Tool` shape)
-        where there is one: (decision, what classified the tool), or None while the service
-        has no check-call."""
-        try:
-            from app.checkcall import service as checkcall_service
-            from app.checkcall.declaration import ToolDeclaration
-            from app.checkcall.schemas import CheckCallRequest, ToolCall
-        except ImportError:
-            return None
-        declared = ToolDeclaration.model_validate(declaration) if declaration else None
-        body = CheckCallRequest(user_id=user, session_id=session,
-                                tool=ToolCall(name=name, args=args, declaration=declared))
-        with session_scope() as db:
-            response = checkcall_service.check_call(db, self.principal, body, new_trace_id())
-        return str(response.decision), str(response.tool_source)
+    ) -> tuple[str, str]:
+        """POST /v1/check-call with the tool's declaration (MCP `Tool` shape) where there is
+        one: (decision, what classified the tool)."""
+        tool: dict[str, Any] = {"name": name, "args": args}
+        if declaration:
+            tool["declaration"] = declaration
+        response = self._call("POST", "/v1/check-call", json={
+            "user_id": user, "session_id": session, "tool": tool})
+        return str(response["decision"]), str(response["tool_source"])
 
 
 def _change(change: str, state: str) -> str:
     """A node's version log says "created" for every new node; a node created straight into
     quarantine is reported as "quarantined" (the ledger's own name for that change)."""
-    if change == "created" and state == NodeState.quarantined.value:
+    if change == "created" and state == "quarantined":
         return "quarantined"
     return change
-
-
-def _attach_lineage(db: Session, memories: list[Memory]) -> None:
-    by_node = {m.node_id: m for m in memories}
-    if not by_node:
-        return
-    rows = db.execute(
-        select(NodeLineage.node_id, NodeLineage.event_id).where(
-            NodeLineage.node_id.in_(list(by_node))
-        )
-    ).all()
-    for node_id, event_id in rows:
-        by_node[node_id].derives_from.append(event_id)

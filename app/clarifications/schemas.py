@@ -16,7 +16,10 @@ class ClarificationOut(BaseModel):
     id: uuid.UUID
     user_id: str
     node_id: uuid.UUID
-    event_id: uuid.UUID
+    event_id: uuid.UUID = Field(description="The event whose claim the question is about.")
+    asked_event_id: uuid.UUID | None = Field(
+        default=None, description="The event at which the user was asked: the raising event, "
+        "or a later one of theirs when the question was deferred; null while deferred.")
     question: str | None
     status: ClarificationStatus
     answer: str | None
@@ -31,6 +34,7 @@ class ClarificationOut(BaseModel):
             user_id=user_id,
             node_id=c.node_id,
             event_id=c.event_id,
+            asked_event_id=c.asked_event_id,
             question=question,
             status=c.status,
             answer=c.answer,

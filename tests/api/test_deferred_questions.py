@@ -58,9 +58,13 @@ class TestDeferredQuestions:
         actions = [[d["action"] for d in _write(client, h, text)["decisions"]]
                    for text in STATEMENTS]
         assert actions == [["clarify"], ["clarify"], ["quarantine"]]
-        assert len(_questions(client, h, "pending")) == QUESTION_BURST
+        pending = _questions(client, h, "pending")
+        assert len(pending) == QUESTION_BURST
+        # Asked at the event that raised it; a deferred question is not asked anywhere yet.
+        assert all(q["asked_event_id"] == q["event_id"] for q in pending)
         [deferred] = _questions(client, h, "deferred")
         assert "casual" in deferred["question"].lower()
+        assert deferred["asked_event_id"] is None
         # Not asked yet: it cannot be answered.
         early = client.post(f"/v1/clarifications/{deferred['id']}/answer", headers=h,
                             json={"answer": "confirm"})
@@ -70,9 +74,11 @@ class TestDeferredQuestions:
         window = QUESTION_BURST * QUESTION_EVERY_EVENTS
         fillers = 0
         while not any(q["id"] == deferred["id"] for q in _questions(client, h, "pending")):
-            _write(client, h, "Thanks, that helps.")
+            filler = _write(client, h, "Thanks, that helps.")
             fillers += 1
             assert fillers <= window
+        [asked] = [q for q in _questions(client, h, "pending") if q["id"] == deferred["id"]]
+        assert asked["asked_event_id"] == filler["event_id"] != asked["event_id"]
         assert fillers == window - len(STATEMENTS) + 1  # asked at the event seq 1 + window
         assert _questions(client, h, "deferred") == []
         answered = client.post(f"/v1/clarifications/{deferred['id']}/answer", headers=h,

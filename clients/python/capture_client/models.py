@@ -414,6 +414,7 @@ class ClarificationOut(_Response):
     user_id: str
     node_id: uuid.UUID
     event_id: uuid.UUID
+    asked_event_id: uuid.UUID | None = None
     question: str | None
     status: ClarificationStatus
     answer: str | None
