@@ -14,9 +14,10 @@ import dataclasses
 import hashlib
 import json
 from collections import defaultdict
+from collections.abc import Mapping
 from pathlib import Path
 
-from bench.authored import AuthoredDataError, Record, load_records, text, texts
+from app.core.corpora import CorpusError, Record, load_records, text, texts
 from bench.generator.episodes import build_episode
 from bench.generator.noise_templates import NOISE_MIX
 from bench.generator.profiles import DIMENSIONS, DOMAINS, sample_user
@@ -46,7 +47,7 @@ class SealedWording:
     response_families: dict[str, tuple[str, ...]]
 
 
-def _by_table(records: list[Record]) -> dict[str, list[Record]]:
+def _by_table(records: tuple[Record, ...]) -> dict[str, list[Record]]:
     tables: dict[str, list[Record]] = defaultdict(list)
     for record in records:
         tables[text(record, "table")].append(record)
@@ -55,7 +56,7 @@ def _by_table(records: list[Record]) -> dict[str, list[Record]]:
 
 def _require(condition: bool, message: str) -> None:
     if not condition:
-        raise AuthoredDataError(f"{SEALED_DATA.name}: {message}")
+        raise CorpusError(f"{SEALED_DATA.name}: {message}")
 
 
 def load_sealed_wording(path: Path = SEALED_DATA) -> SealedWording:
@@ -91,8 +92,8 @@ def load_sealed_wording(path: Path = SEALED_DATA) -> SealedWording:
     candidates: dict[str, dict[str, dict[str, str]]] = defaultdict(dict)
     for r in tables["candidates"]:
         by_value = r.get("by_value")
-        _require(isinstance(by_value, dict), "candidates need by_value")
-        assert isinstance(by_value, dict)
+        _require(isinstance(by_value, Mapping), "candidates need by_value")
+        assert isinstance(by_value, Mapping)
         candidates[text(r, "dimension")][text(r, "family")] = {
             str(v): text(by_value, str(v)) for v in by_value}
     for dim, values in DIMENSIONS.items():
@@ -143,8 +144,8 @@ def _scenarios(records: list[Record]) -> tuple[SafetyScenario, ...]:
     for index, planned in enumerate(SAFETY_SCENARIOS):
         r = by_index[index]
         responses = r.get("responses")
-        _require(isinstance(responses, list) and bool(responses), f"scenario {index} responses")
-        assert isinstance(responses, list)
+        _require(isinstance(responses, tuple) and bool(responses), f"scenario {index} responses")
+        assert isinstance(responses, tuple)
         scenarios.append(SafetyScenario(
             dimension=planned.dimension, value=planned.value, domain=planned.domain,
             unsafe=texts(r, "unsafe"),
