@@ -89,7 +89,8 @@ class TestCorpora:
     def test_there_are_corpora_to_check(self) -> None:
         names = {p.relative_to(ROOT).as_posix() for p in CORPORA}
         assert {"workers/extraction/data/revision_frames.yaml",
-                "bench/generator/data/sealed.yaml", "bench/data/nearmiss.yaml"} <= names
+                "bench/generator/data/wording.yaml", "bench/generator/data/sealed.yaml",
+                "bench/data/nearmiss.yaml"} <= names
 
     @pytest.mark.parametrize("path", CORPORA, ids=lambda p: p.relative_to(ROOT).as_posix())
     def test_every_record_names_its_set(self, path: Path) -> None:
