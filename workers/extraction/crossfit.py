@@ -77,7 +77,7 @@ def family_folds(events: list[EventRecord], folds: int) -> np.ndarray:
 
 def _key(events: list[EventRecord], cache: EmbeddingCache, cfg: ExtractorTrainConfig,
          folds: int) -> str:
-    from workers.extraction.augment import REVISION_TEMPLATES
+    from workers.extraction.augment import revision_templates
     from workers.extraction.segments import MARKERS
     from workers.extraction.train import MODEL_VERSION
 
@@ -86,7 +86,7 @@ def _key(events: list[EventRecord], cache: EmbeddingCache, cfg: ExtractorTrainCo
                 if k not in ("out", "data_dir", "cache", "threads", "report_splits",
                              "threshold_folds", "pooled_threshold", "threshold", "fold_dir")}
     return hashlib.sha256(json.dumps(
-        [MODEL_VERSION, cache.embedder.name, folds, learning, REVISION_TEMPLATES, MARKERS,
+        [MODEL_VERSION, cache.embedder.name, folds, learning, revision_templates(), MARKERS,
          [hashlib.sha1(e.text.encode()).hexdigest() for e in events]],
         sort_keys=True, default=str,
     ).encode()).hexdigest()[:16]

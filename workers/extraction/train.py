@@ -34,8 +34,8 @@ from workers.common.weights import save_npz
 from workers.extraction import crossfit
 from workers.extraction.augment import (
     BLIND_FAMILIES,
-    REVISION_TEMPLATES,
     compose_revisions,
+    revision_templates,
     surface_forms,
 )
 from workers.extraction.dataset import (
@@ -224,7 +224,7 @@ def build_speller(events: list[EventRecord], cfg: ExtractorTrainConfig) -> Spell
     """The typo repair of an extractor trained on `events`: its lexicon holds the words of
     those events and of what training adds to them (seed cfg.seed), and the taxonomy's."""
     composed, authored = authored_events(events, cfg, cfg.seed)
-    texts = [e.text for e in (*events, *composed, *authored)] + list(REVISION_TEMPLATES)
+    texts = [e.text for e in (*events, *composed, *authored)] + list(revision_templates())
     vocabulary = encoder_vocabulary()
     return Speller(lexicon_counts(texts, taxonomy_words(), vocabulary), vocabulary)
 
@@ -352,8 +352,8 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
     metrics["revision_frames_dev_asking"] = score_composed_revisions(
         learned, held_out_revisions, asks=True)
     log.info("revisions (held-out frames, asking) %s", metrics["revision_frames_dev_asking"])
-    # The same from frames written without reading this project (`blind_frames.py`,
-    # `blind2_frames.py`, `blind3_frames.py`).
+    # The same from frames written without reading this project (the blind sets of
+    # `data/revision_frames.yaml`).
     for family in BLIND_FAMILIES:
         blind_revisions = compose_revisions(train_events, cfg.augmented_revisions // 5,
                                             cfg.seed + 100, family=family)
