@@ -35,11 +35,20 @@ def tools_command(
     latency_calls: Annotated[
         int, typer.Option("--latency-calls", min=0, help="Calls timed with 1,000 nodes (0: skip).")
     ] = 400,
+    external_only: Annotated[
+        bool,
+        typer.Option(
+            "--external-only",
+            help="Only the third-party replays (under the policy, and declaration-only).",
+        ),
+    ] = False,
 ) -> None:
     """Drive generated sessions through the service; write results.json, results.md and
     outcomes.jsonl to OUT."""
     from bench.tools import bench
 
+    if external_only and no_external:
+        raise typer.BadParameter("--external-only and --no-external exclude each other")
     if split not in ("dev", "test"):
         raise typer.BadParameter("split must be dev or test")
     results = bench.run(
@@ -49,6 +58,7 @@ def tools_command(
         seed=seed,
         external=None if no_external else (external or bench.DEFAULT_EXTERNAL),
         latency_calls=latency_calls,
+        external_only=external_only,
     )
     print((out / "results.md").read_text())
     print(json.dumps({"out": str(out), "wall_seconds": results["wall_seconds"]}))
