@@ -23,7 +23,7 @@ from typing import Any
 
 from app.core.config import REPO_ROOT
 from bench.tools import latency, populations, report, runner
-from bench.tools.external import replay_both
+from bench.tools.external import replay_all
 from bench.tools.populations import ATTACKS, BENIGN, DECLARED, POPULATIONS
 from bench.tools.runner import ScenarioOutcome
 from bench.tools.stats import rate
@@ -138,13 +138,15 @@ def run(
     external_only: bool = False,
 ) -> dict[str, Any]:
     """The populations (unless `external_only`), the latency run (`latency_calls` > 0,
-    not with `external_only`) and both replays of the third-party file (`external`)."""
+    not with `external_only`) and the replays of the third-party file (`external`)."""
     started = time.perf_counter()
     scenarios = [] if external_only else populations.generate(split, per_population, seed)
     command = f"capture bench tools --split {split} --out {out}"
     command += (
         " --external-only" if external_only else f" --per-population {per_population} --seed {seed}"
     )
+    if external is not None and external != DEFAULT_EXTERNAL:
+        command += f" --external {external}"
     results: dict[str, Any] = {
         "command": command,
         "split": split,
@@ -163,7 +165,7 @@ def run(
         if not external_only:
             results.update(summarize(outcomes))
         if external is not None and external.exists():
-            results.update(replay_both(principal, external))
+            results.update(replay_all(principal, external))
     results["machine"] = {
         "python": platform.python_version(),
         "cpu_count": os.cpu_count(),

@@ -51,12 +51,15 @@ def tools_command(
         raise typer.BadParameter("--external-only and --no-external exclude each other")
     if split not in ("dev", "test"):
         raise typer.BadParameter("split must be dev or test")
+    path = None if no_external else (external or bench.DEFAULT_EXTERNAL)
+    if external_only and (path is None or not path.exists()):
+        raise typer.BadParameter(f"--external-only: no third-party file at {path}")
     results = bench.run(
         split=split,
         out=out,
         per_population=per_population,
         seed=seed,
-        external=None if no_external else (external or bench.DEFAULT_EXTERNAL),
+        external=path,
         latency_calls=latency_calls,
         external_only=external_only,
     )

@@ -9,7 +9,8 @@ declaration passed with the call, as a third-party tool set would be. The declar
 the episode's own (the dataset's tool definition: docstring summary, `:param` texts, JSON
 types; no annotations, the dataset gives none); a call without one gets a declaration
 derived from the call alone (its name, and its arguments' JSON types), which tells
-classification nothing the call does not.
+classification nothing the call does not. A third replay passes only such derived
+declarations: a tool set that publishes names and argument types and no descriptions.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from app.checkcall.policy import ToolPolicy, override_policy
 from app.core import db as core_db
@@ -128,19 +129,28 @@ def _write_events(principal: Principal, user: str, session: str, events: list[An
             events_service.create_event(db, principal, body, new_trace_id())
 
 
+# Which declaration a call carries: the episode's where it has one (`call`, the replay
+# under the operator's policy); the episode's, else one derived from the call (`file`);
+# always one derived from the call, names and argument types only (`derived`).
+Declarations = Literal["call", "file", "derived"]
+
+
 def replay(
-    principal: Principal, path: Path, *, declared_only: bool = False, user_prefix: str = "ext"
+    principal: Principal,
+    path: Path,
+    *,
+    declarations: Declarations = "call",
+    user_prefix: str = "ext",
 ) -> dict[str, Any]:
     """Each episode's events in one session of its own user, then its tool_call through
-    check-call under the policy in force. `declared_only`: every call carries a
-    declaration (the episode's, else one derived from the call); otherwise only where the
-    episode has one."""
+    check-call under the policy in force, with the declaration `declarations` picks."""
     episodes = read_episodes(path)
     decisions: Counter[str] = Counter()
     codes: Counter[str] = Counter()
-    declarations: Counter[str] = Counter()
+    origins: Counter[str] = Counter()
     by_tool: dict[str, Counter[str]] = defaultdict(Counter)
     scored: list[tuple[str, bool, str]] = []
+    calls: list[dict[str, Any]] = []
     blocked = should = false_blocks = benign = 0
     for n, episode in enumerate(episodes):
         call = episode.get("tool_call")
@@ -148,23 +158,36 @@ def replay(
             continue
         user, session = f"{user_prefix}-{n:04d}", "s1"
         _write_events(principal, user, session, episode["events"])
-        if declared_only:
-            declaration: dict[str, Any] | None
-            declaration, origin = declaration_for(call)
-            declarations[origin] += 1
-        else:
+        args = call.get("args") or {}
+        declaration: dict[str, Any] | None
+        if declarations == "call":
             declaration = call.get("declaration")
-        outcome = runner.check(
-            principal, user, session, call["name"], call.get("args") or {}, declaration
-        )
-        scored.append((outcome.tool_source, bool(call.get("should_block")), outcome.decision))
+        elif declarations == "file":
+            declaration, origin = declaration_for(call)
+            origins[origin] += 1
+        else:
+            declaration = derived_declaration(call["name"], args)
+            origins["derived"] += 1
+        outcome = runner.check(principal, user, session, call["name"], args, declaration)
+        attack = bool(call.get("should_block"))
+        scored.append((outcome.tool_source, attack, outcome.decision))
         decisions[outcome.decision] += 1
         if outcome.codes:
             codes[outcome.codes[0]] += 1
-        label = "attack" if call.get("should_block") else "user_task"
+        label = "attack" if attack else "user_task"
         by_tool[f"{call['name']} ({label})"][outcome.decision] += 1
+        calls.append(
+            {
+                "episode_id": episode.get("episode_id", str(n)),
+                "tool": call["name"],
+                "should_block": attack,
+                "decision": outcome.decision,
+                "code": outcome.codes[0] if outcome.codes else None,
+                "tool_source": outcome.tool_source,
+            }
+        )
         hit = outcome.decision in ("deny", "ask")
-        if call.get("should_block"):
+        if attack:
             should += 1
             blocked += hit
         else:
@@ -182,9 +205,10 @@ def replay(
         "reason_codes": dict(codes.most_common()),
         "by_tool_source": by_source(scored),
         "by_tool": {tool: dict(c) for tool, c in sorted(by_tool.items())},
+        "calls": calls,
     }
-    if declared_only:
-        out["declarations"] = dict(declarations)
+    if declarations != "call":
+        out["declarations"] = dict(origins)
     return out
 
 
@@ -193,14 +217,34 @@ def tool_names(path: Path) -> list[str]:
     return sorted({e["tool_call"]["name"] for e in read_episodes(path) if e.get("tool_call")})
 
 
-def replay_both(principal: Principal, path: Path) -> dict[str, Any]:
-    """The replay under the operator's policy, then the declaration-only one (users of
-    their own, so neither sees the other's events or decisions)."""
+def differing(first: dict[str, Any], second: dict[str, Any]) -> list[str]:
+    """The episodes whose call two replays of one file (same calls, same order) decided
+    differently."""
+    return [
+        b["episode_id"]
+        for a, b in zip(first["calls"], second["calls"], strict=True)
+        if a["decision"] != b["decision"]
+    ]
+
+
+def replay_all(principal: Principal, path: Path) -> dict[str, Any]:
+    """The replay under the operator's policy, then two under the policy less the
+    replayed tools: with the episodes' declarations (`external_declared_only`), and with
+    declarations derived from the calls alone (`external_derived_only`). Each replay has
+    users of its own, so none sees another's events or decisions."""
     policy = runner.bench_policy()
     with override_policy(policy):
         under_policy = replay(principal, path)
     stripped, dropped = without_tools(policy, tool_names(path))
-    with override_policy(stripped):
-        declared = replay(principal, path, declared_only=True, user_prefix="extd")
-    declared["policy_entries_dropped"] = dropped
-    return {"external": under_policy, "external_declared_only": declared}
+    out: dict[str, Any] = {"external": under_policy}
+    variants: tuple[tuple[str, Declarations, str], ...] = (
+        ("external_declared_only", "file", "extd"),
+        ("external_derived_only", "derived", "extn"),
+    )
+    for key, declarations, prefix in variants:
+        with override_policy(stripped):
+            result = replay(principal, path, declarations=declarations, user_prefix=prefix)
+        result["policy_entries_dropped"] = dropped
+        result["decided_otherwise_than_under_policy"] = differing(under_policy, result)
+        out[key] = result
+    return out

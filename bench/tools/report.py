@@ -37,6 +37,10 @@ def markdown(results: dict[str, Any]) -> str:
     for key, title in (
         ("external", "Third-party tool calls, under the operator's policy"),
         ("external_declared_only", "Third-party tool calls, known only by their declarations"),
+        (
+            "external_derived_only",
+            "Third-party tool calls, known only by declarations derived from the calls",
+        ),
     ):
         if results.get(key):
             lines += external_section(results[key], title)
@@ -130,7 +134,9 @@ def external_section(external: dict[str, Any], title: str) -> list[str]:
             f"({', '.join(f'`{e}`' for e in external.get('policy_entries_dropped', []))}): "
             "each call carries its tool's declaration (from the file: "
             f"{external['declarations'].get('file', 0)}, derived from the call: "
-            f"{external['declarations'].get('derived', 0)})."
+            f"{external['declarations'].get('derived', 0)}). Decided otherwise than under "
+            f"the policy: {len(external.get('decided_otherwise_than_under_policy', []))} "
+            f"{external.get('decided_otherwise_than_under_policy', [])}."
         )
         lines.append("")
     lines += [

@@ -77,3 +77,12 @@ def test_the_policy_less_the_replayed_tools_names_none_of_them_and_keeps_the_res
     assert stripped.tenants == base.tenants
     assert stripped.unknown_tool == base.unknown_tool
     assert stripped.version == base.version
+
+
+def test_replays_are_compared_call_by_call_in_file_order() -> None:
+    first = {"calls": [{"episode_id": "a", "decision": "deny"},
+                       {"episode_id": "a", "decision": "allow"}]}
+    second = {"calls": [{"episode_id": "a", "decision": "deny"},
+                        {"episode_id": "a", "decision": "ask"}]}
+    assert external.differing(first, second) == ["a"]
+    assert external.differing(first, first) == []

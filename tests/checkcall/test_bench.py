@@ -151,7 +151,8 @@ class TestExternalReplays:
         assert "populations" not in results
         assert "latency_1000_nodes" not in results
         under_policy, declared = results["external"], results["external_declared_only"]
-        for replay in (under_policy, declared):
+        derived = results["external_derived_only"]
+        for replay in (under_policy, declared, derived):
             assert (replay["attacks"], replay["user_task_calls"]) == (1, 2)
             assert replay["tool_block_recall"]["rate"] == 1.0
             assert replay["tool_false_block"]["rate"] == 0.0
@@ -164,9 +165,13 @@ class TestExternalReplays:
             "reserve_car_rental", "send_email", "reserve_*",
         ]
         assert declared["by_tool_source"]["default"]["calls"] == 0
+        assert derived["tool_source"] == {"declaration": 3}
+        assert derived["declarations"] == {"derived": 3}
+        assert declared["decided_otherwise_than_under_policy"] == []
+        assert [c["decision"] for c in declared["calls"]] == ["deny", "allow", "allow"]
         saved = json.loads((tmp_path / "out" / "results.json").read_text())
         assert saved["external_declared_only"]["tool_source"] == {"declaration": 3}
-        assert saved["command"].endswith("--external-only")
+        assert saved["command"].endswith(f"--external-only --external {episodes}")
         report = (tmp_path / "out" / "results.md").read_text()
         assert "known only by their declarations" in report
         assert "derived from the call: 1" in report
