@@ -102,6 +102,7 @@ class TestCorpora:
         names = {p.relative_to(ROOT).as_posix() for p in CORPORA}
         assert {"workers/extraction/data/revision_frames.yaml",
                 "bench/generator/data/wording.yaml", "bench/generator/data/sealed.yaml",
+                "bench/generator/data/users.yaml", "bench/generator/data/typos.yaml",
                 "bench/tools/data/texts.yaml", "bench/tools/data/world.yaml",
                 "bench/tools/data/declared.yaml", "bench/data/nearmiss.yaml"} <= names
 
