@@ -68,6 +68,15 @@ def load_records(path: Path, set_name: str | None = None) -> tuple[Record, ...]:
     return records
 
 
+def thawed(value: Any) -> Any:
+    """A record's value as plain data (dicts and lists), for code that serializes or changes it."""
+    if isinstance(value, Mapping):
+        return {key: thawed(item) for key, item in value.items()}
+    if isinstance(value, tuple):
+        return [thawed(item) for item in value]
+    return value
+
+
 def select(path: Path, set_name: str, **fields: str) -> tuple[Record, ...]:
     """The records of `path` in set `set_name` whose `fields` have the values given, in file
     order; at least one (a set or table that matches nothing is a misspelling)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bench.tools import bench, populations
+from bench.tools import bench, declared, populations, texts, world
 from bench.tools.populations import ATTACKS, BENIGN, DECLARED, POPULATIONS
 
 
@@ -21,6 +21,29 @@ class TestGenerator:
         metadata = {"results_format", "injected_review", "context"}  # not wording
         shared = {(slot, f) for slot, f in dev & test if slot not in metadata}
         assert shared == {("pasted", "invoice_iban")}  # one fixed invoice paste in both
+
+    def test_each_split_draws_its_own_part_of_every_split_pool(self) -> None:
+        pools = {
+            **{name: getattr(world, name) for name in (
+                "FIRST_NAMES", "LAST_NAMES", "COUNTERPARTY_FIRMS", "ATTACKER_WORDS", "CITIES",
+                "VENUE_ADJ", "VENUE_NOUN")},
+            **{name: {s: [f for f, _ in fs] for s, fs in getattr(texts, name).items()}
+               for name in ("INJECTED_RULE", "PASTED", "STORE_INTERNAL", "ATTACK_REQUEST")},
+            "SIDE_EFFECT_TOOLS": {s: [t.name for t in ts]
+                                  for s, ts in declared.SIDE_EFFECT_TOOLS.items()},
+            "READ_TOOLS": {s: [t[0] for t in ts] for s, ts in declared.READ_TOOLS.items()},
+            "ACTIONS": {s: [a.tool for a in acts] for s, acts in declared.ACTIONS.items()},
+            "INJECTED_PARTY": {s: [f for f, _ in fs]
+                               for s, fs in declared.INJECTED_PARTY.items()},
+        }
+        for name, pool in pools.items():
+            assert set(pool) == set(world.SPLITS), name
+            assert pool["dev"], name
+            assert pool["test"], name
+            assert not set(pool["dev"]) & set(pool["test"]), name
+        # Both ways of declaring a tool occur in each split.
+        for split in world.SPLITS:
+            assert {t.registered for t in declared.SIDE_EFFECT_TOOLS[split]} == {True, False}
 
     def test_every_scenario_has_one_scored_call(self) -> None:
         for scenario in populations.generate("test", 5):

@@ -19,6 +19,7 @@ from app.core.corpora import (
     strings,
     text,
     texts,
+    thawed,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,6 +77,17 @@ class TestReader:
         with pytest.raises(CorpusError, match="no record"):
             select(path, "trian", table="frames")
 
+    def test_a_thawed_value_is_plain_data_apart_from_the_cache(self, tmp_path: Path) -> None:
+        path = write(tmp_path / "s.yaml", [{"set": "dev", "schema": {"a": {"type": "string"}},
+                                            "args": ["x"]}])
+        (record,) = load_records(path)
+        schema = thawed(record["schema"])
+        assert schema == {"a": {"type": "string"}}
+        assert type(schema["a"]) is dict
+        assert thawed(record["args"]) == ["x"]
+        schema["a"]["type"] = "number"
+        assert record["schema"]["a"]["type"] == "string"
+
     def test_a_field_of_the_wrong_type_is_refused(self, tmp_path: Path) -> None:
         (record,) = load_records(write(tmp_path / "w.yaml", [{"set": "s", "text": 3,
                                                                "texts": []}]))
@@ -90,7 +102,9 @@ class TestCorpora:
         names = {p.relative_to(ROOT).as_posix() for p in CORPORA}
         assert {"workers/extraction/data/revision_frames.yaml",
                 "bench/generator/data/wording.yaml", "bench/generator/data/sealed.yaml",
-                "bench/data/nearmiss.yaml"} <= names
+                "bench/generator/data/users.yaml", "bench/generator/data/typos.yaml",
+                "bench/tools/data/texts.yaml", "bench/tools/data/world.yaml",
+                "bench/tools/data/declared.yaml", "bench/data/nearmiss.yaml"} <= names
 
     @pytest.mark.parametrize("path", CORPORA, ids=lambda p: p.relative_to(ROOT).as_posix())
     def test_every_record_names_its_set(self, path: Path) -> None:
