@@ -188,18 +188,54 @@ def perf_command(
     events: Annotated[int, typer.Option("--events", min=1, help="Events per throughput "
                                         "round.")] = 120,
     workers: Annotated[str, typer.Option("--workers", help="Celery worker counts.")] = "1,2,4",
+    mem0: Annotated[bool, typer.Option("--mem0/--no-mem0", help="Run Mem0 beside Capture, "
+                                       "from the virtualenv `capture bench peers install` "
+                                       "builds (absent: results.md says so).")] = True,
+    mem0_venv: Annotated[Path | None, typer.Option("--mem0-venv", help="Mem0's virtualenv "
+                                                   "(default: var/peers/mem0).")] = None,
 ) -> None:
     """Write path, events/s across Celery workers on a real Redis, retrieval and recall@12
-    against ledger size, check-call, peak RSS, and Agent Memory Guard's write check on the
-    same texts; writes results.json, results.md and perf.png to OUT."""
+    against ledger size, check-call, peak RSS; Mem0's add (infer=False) and search on the same
+    events, queries and ledger sizes, and Agent Memory Guard's write check on the same texts;
+    writes results.json, results.md and perf.png to OUT."""
     from bench import perf
     from bench.service import require_in_process_tasks
 
     require_in_process_tasks()
-    perf.run(out, sizes=tuple(int(s) for s in sizes.split(",")), writes=writes,
-             queries=queries, calls=queries, events=events, reps=reps,
-             worker_counts=tuple(int(n) for n in workers.split(",")))
+    results = perf.run(out, sizes=tuple(int(s) for s in sizes.split(",")), writes=writes,
+                       queries=queries, calls=queries, events=events, reps=reps,
+                       worker_counts=tuple(int(n) for n in workers.split(",")), mem0=mem0,
+                       mem0_venv=mem0_venv)
     print((out / "results.md").read_text())
+    skipped = results["peers"]["mem0"].get("skipped")
+    if mem0 and skipped:
+        typer.echo(f"Mem0 was not run: {skipped}", err=True)
+
+
+peers_app = typer.Typer(help="Peers `capture bench perf` runs in environments of their own.",
+                        no_args_is_help=True)
+app.add_typer(peers_app, name="peers")
+
+
+@peers_app.callback()
+def _peers_group() -> None:
+    """Peers' environments."""
+
+
+@peers_app.command("install")
+def peers_install_command(
+    venv: Annotated[Path | None, typer.Option("--venv", help="Where Mem0's virtualenv goes "
+                                              "(default: var/peers/mem0).")] = None,
+) -> None:
+    """Build Mem0's virtualenv (mem0ai==2.2.1, which needs protobuf < 7, beside the service's
+    embedding stack at the service's versions) with pip; `capture bench perf` runs Mem0 from
+    it. No torch, no model download."""
+    from bench import peers
+
+    report = peers.install(venv or peers.mem0_venv())
+    print(json.dumps(report, indent=2))
+    if report["torch"]:
+        typer.echo("torch is in the virtualenv although nothing here asks for it", err=True)
 
 
 @app.command("gate-parity")

@@ -16,9 +16,14 @@ OWASP Agent Memory Guard on the same texts. Writes results.json, results.md and 
 - **Check-call**: p50/p95 of `checkcall.service.check_call` in a session that retrieved
   1,000 nodes, at each ledger size.
 - **Peak RSS** (VmHWM) of the API process and of each worker after the throughput rounds.
-- **Peer**: Agent Memory Guard's `MemoryGuard(policy=Policy.strict()).write` on the same
-  event texts (its write check, in-process, no storage). Mem0 is not run (results.md says
-  why).
+- **Peers**: Mem0's open-source `Memory` (`mem0ai==2.2.1`) on the same events and queries,
+  in its own virtualenv (`bench.peers`, `bench.mem0_driver`): `add(text, user_id=...,
+  infer=False)` per event (its LLM path cannot run offline), `search(query, top_k=12)` at
+  the same ledger sizes over the same node vectors, on pgvector in the same Postgres server
+  (a database of its own), with the service's own MiniLM embedder (checked identical on the
+  queries); each of its repetitions runs right after Capture's, so both see the same load.
+  Agent Memory Guard's `MemoryGuard(policy=Policy.strict()).write` on the same event texts
+  (its write check, in-process, no storage).
 
 Every figure is the median of the repetitions, with their range as the spread. The write
 path, retrieval and check-call figures call the services in-process, not the HTTP API: the
@@ -58,6 +63,7 @@ from app.retrieval import repository as retrieval_repository
 from app.retrieval import service as retrieval_service
 from app.retrieval.schemas import RetrieveRequest
 from app.retrieval.service import CANDIDATE_FACTOR, MIN_CANDIDATES
+from bench import peers
 
 WRITE_TEXTS = [
     "I prefer short answers.", "Can you check the build logs?", "Please use metric units.",
@@ -119,28 +125,156 @@ def _database(admin: str, name: str, create: bool) -> str:
     return to_sqlalchemy_url(admin, name)
 
 
+def _summary(rounds: list[list[float]]) -> dict[str, Any]:
+    """Each repetition's p50/p95, their median and range, and every sample."""
+    return {**_across([_stats(times) for times in rounds]),
+            "samples_ms": [t for times in rounds for t in times]}
+
+
+# --- Mem0 in its own virtualenv ---------------------------------------------------------
+
+
+MEM0_COLLECTION = "mem0_perf"
+
+
+class Mem0Side:
+    """Mem0 through `bench.peers.Mem0Peer`, and what it measured. The first failure is kept in
+    `block["error"]` and ends the Mem0 side; Capture's measures go on."""
+
+    def __init__(self, peer: peers.Mem0Peer, workdir: Path) -> None:
+        self.peer = peer
+        self.workdir = workdir
+        self.block: dict[str, Any] = {"retrieval": {}, "load": {}}
+        self.write_rounds: list[list[float]] = []
+        self.search_rounds: dict[int, list[list[float]]] = {}
+        self.batches: list[Path] = []
+
+    @property
+    def live(self) -> bool:
+        return "error" not in self.block
+
+    def call(self, op: str, **args: Any) -> dict[str, Any] | None:
+        if not self.live:
+            return None
+        try:
+            return self.peer.call(op, **args)
+        except peers.Mem0PeerError as exc:
+            self.block["error"] = str(exc)
+            return None
+
+    def add(self, events: list[EventCreate]) -> None:
+        reply = self.call("add", items=[{"user_id": e.user_id, "text": e.text} for e in events])
+        if reply is not None:
+            self.write_rounds.append(reply["ms"])
+
+    def keep_batch(self, offset: int, vectors: np.ndarray) -> None:
+        if self.live:
+            path = self.workdir / f"nodes-{offset}.npy"
+            np.save(path, vectors)
+            self.batches.append(path)
+
+    def load(self, start: int, size: int) -> None:
+        reply = self.call("load", paths=[str(p) for p in self.batches], user_id="bulk",
+                          start=start)
+        for path in self.batches:
+            path.unlink(missing_ok=True)
+        self.batches = []
+        if reply is not None:
+            self.block["load"][str(size)] = {"rows": reply["rows"],
+                                             "copy_s": round(reply["copy_s"], 1),
+                                             "index_s": round(reply["index_s"], 1)}
+
+    def search(self, size: int, queries: list[str]) -> None:
+        reply = self.call("search", queries=queries, user_id="bulk", top_k=RECALL_K)
+        if reply is not None:
+            self.search_rounds.setdefault(size, []).append(reply["ms"])
+
+    def finish_size(self, size: int, recall_texts: list[str]) -> None:
+        reply = self.call("recall", queries=recall_texts, user_id="bulk", k=RECALL_K)
+        if reply is not None and self.search_rounds.get(size):
+            self.block["retrieval"][str(size)] = {**_summary(self.search_rounds[size]),
+                                                  "recall_at_12": reply["recall"]}
+
+    def results(self) -> dict[str, Any]:
+        if self.write_rounds:
+            self.block["write"] = _summary(self.write_rounds)
+        return self.block
+
+
+def open_mem0(venv: Path, admin: str, database: str, workdir: Path,
+              texts: list[str]) -> tuple[Mem0Side | None, dict[str, Any]]:
+    """Mem0 on a database of its own, or why not (the block of results.json either way).
+    `texts` are embedded on both sides: Mem0's vectors must equal the service's."""
+    reason = peers.absent_reason(venv)
+    if reason is not None:
+        return None, {"skipped": reason}
+    import psycopg
+
+    _database(admin, database, create=True)
+    with psycopg.connect(admin, autocommit=True) as conn:  # as Capture's loader sets it
+        conn.execute(f'ALTER DATABASE "{database}" SET maintenance_work_mem = \'512MB\'')
+    workdir.mkdir(parents=True, exist_ok=True)
+    peer = peers.Mem0Peer(peers.venv_python(venv), workdir / "driver.log", workdir / "home")
+    side = Mem0Side(peer, workdir)
+    opened = side.call("open", dsn=_libpq_uri(admin, database), collection=MEM0_COLLECTION,
+                       history_db=str(workdir / "history.db"))
+    embedded = side.call("embed", texts=texts)
+    if opened is None or embedded is None:
+        peer.close()
+        return None, side.block
+    from app.core.embeddings import get_embedder
+
+    theirs = np.asarray(embedded["vectors"], dtype=np.float32)
+    difference = float(np.abs(theirs - get_embedder().embed(texts)).max())
+    side.block.update({"mem0ai": opened["mem0"], "embedder": opened["embedder"],
+                       "llm": opened["llm"], "vector_store": opened["vector_store"],
+                       "embedding_max_abs_diff": difference, "embedding_texts": len(texts),
+                       "add": "Memory.add(text, user_id=..., infer=False)",
+                       "search": f"Memory.search(query, top_k={RECALL_K}, "
+                                 "filters={'user_id': ...})"})
+    if difference > 0:
+        side.block["error"] = (f"Mem0's embeddings differ from the service's by up to "
+                               f"{difference:.2e}: the comparison would not be on one embedder")
+    return side, side.block
+
+
+def _libpq_uri(admin: str, database: str) -> str:
+    head, _, query = admin.partition("?")
+    uri = head.rsplit("/", 1)[0] + f"/{database}"
+    return f"{uri}?{query}" if query else uri
+
+
 # --- write path -------------------------------------------------------------------------
 
 
-def write_path(principal: Principal, writes: int, reps: int) -> dict[str, Any]:
+def write_events(writes: int, rep: int) -> list[EventCreate]:
+    """A repetition's events; each text worded once, so every event pays its embedding."""
     start = datetime(2026, 1, 1, tzinfo=UTC)
-    rounds, samples = [], []
+    return [EventCreate(user_id=f"w{rep}-{i % 20}", session_id="s",
+                        origin=Origin.tool_output if i % 10 == 8 else Origin.user,
+                        tool_name="web_search" if i % 10 == 8 else None,
+                        text=f"{WRITE_TEXTS[i % len(WRITE_TEXTS)]} (ref {rep}-{i})",
+                        occurred_at=start + timedelta(minutes=i))
+            for i in range(writes)]
+
+
+def write_path(principal: Principal, writes: int, reps: int,
+               mem0: Mem0Side | None = None) -> dict[str, Any]:
+    """Capture's write path per event; Mem0's add of the same events right after each
+    repetition."""
+    rounds = []
     for rep in range(reps):
+        events = write_events(writes, rep)
         times = []
-        for i in range(writes):
-            # Each text worded once, so every event pays its MiniLM embedding.
-            body = EventCreate(user_id=f"w{rep}-{i % 20}", session_id="s",
-                               origin=Origin.tool_output if i % 10 == 8 else Origin.user,
-                               tool_name="web_search" if i % 10 == 8 else None,
-                               text=f"{WRITE_TEXTS[i % len(WRITE_TEXTS)]} (ref {rep}-{i})",
-                               occurred_at=start + timedelta(minutes=i))
+        for body in events:
             t0 = time.perf_counter()
             with core_db.session_scope() as db:
                 events_service.create_event(db, principal, body, uuid.uuid4().hex)
             times.append((time.perf_counter() - t0) * 1000)
-        rounds.append(_stats(times))
-        samples.extend(times)
-    return {**_across(rounds), "samples_ms": samples}
+        rounds.append(times)
+        if mem0 is not None:
+            mem0.add(events)
+    return _summary(rounds)
 
 
 def memory_guard_writes(writes: int, reps: int) -> dict[str, Any]:
@@ -202,12 +336,16 @@ def node_vectors(centres: np.ndarray, count: int, rng: np.random.Generator) -> n
 
 
 def _load_nodes(engine: Engine, tenant_id: uuid.UUID, user_id: uuid.UUID, start: int,
-                count: int, rng: np.random.Generator, centres: np.ndarray) -> None:
+                count: int, rng: np.random.Generator, centres: np.ndarray,
+                keep: Callable[[int, np.ndarray], None] | None = None) -> None:
+    """`count` nodes from `start` on; `keep` receives each batch's vectors (Mem0 loads them)."""
     with engine.begin() as conn:
         conn.execute(text("DROP INDEX IF EXISTS ix_nodes_embedding_hnsw"))
     batch = 5000
     for offset in range(start, start + count, batch):
         vectors = node_vectors(centres, min(batch, start + count - offset), rng)
+        if keep is not None:
+            keep(offset, vectors)
         rows = [{"id": uuid.uuid4(), "t": tenant_id, "u": user_id,
                  "c": f"synthetic claim {offset + j}",
                  "e": "[" + ",".join(f"{x:.6f}" for x in v) + "]"}
@@ -250,24 +388,38 @@ def _recall(engine: Engine, user_id: uuid.UUID, vectors: np.ndarray) -> float:
     return float(np.mean(found))
 
 
+def retrieval_queries(size: int, rep: int, queries: int) -> list[str]:
+    """Each query worded once, so the query-embedding cache never answers it."""
+    return [QUERIES[i % len(QUERIES)] + f" ({size}-{rep}-{i})" for i in range(queries)]
+
+
+def recall_queries(size: int) -> list[str]:
+    return [q + f" ({size}-{i})" for i, q in enumerate(QUERIES * 4)]
+
+
 def retrieval_at(principal: Principal, engine: Engine, user_id: uuid.UUID, size: int,
-                 queries: int, reps: int) -> dict[str, Any]:
+                 queries: int, reps: int, mem0: Mem0Side | None = None) -> dict[str, Any]:
+    """Capture's retrieval at `size` nodes; Mem0's search of the same queries right after each
+    repetition, and its recall on the same recall queries."""
     from app.core.embeddings import get_embedder
 
-    rounds, samples = [], []
+    rounds = []
     for rep in range(reps):
+        texts = retrieval_queries(size, rep, queries)
         times = []
-        for i in range(queries):
-            # Each query worded once, so the query-embedding cache never answers it.
+        for query in texts:
             request = RetrieveRequest(user_id="bulk", session_id="r", k=RECALL_K, mode="tool",
-                                      query=QUERIES[i % len(QUERIES)] + f" ({size}-{rep}-{i})")
+                                      query=query)
             t0 = time.perf_counter()
             with core_db.session_scope() as db:
                 retrieval_service.retrieve(db, principal, request, uuid.uuid4().hex)
             times.append((time.perf_counter() - t0) * 1000)
-        rounds.append(_stats(times))
-        samples.extend(times)
-    texts = [q + f" ({size}-{i})" for i, q in enumerate(QUERIES * 4)]
+        rounds.append(times)
+        if mem0 is not None:
+            mem0.search(size, texts)
+    texts = recall_queries(size)
+    if mem0 is not None:
+        mem0.finish_size(size, texts)
     embed_ms, candidates_ms = [], []
     vectors = []
     for query in texts:  # where the time goes: the query's embedding, the ANN search
@@ -281,7 +433,7 @@ def retrieval_at(principal: Principal, engine: Engine, user_id: uuid.UUID, size:
                                             [float(x) for x in vector],
                                             max(MIN_CANDIDATES, CANDIDATE_FACTOR * RECALL_K))
             candidates_ms.append((time.perf_counter() - t0) * 1000)
-    return {**_across(rounds), "samples_ms": samples,
+    return {**_summary(rounds),
             "recall_at_12": _recall(engine, user_id, np.asarray(vectors)),
             "query_embedding_ms_p50": float(np.median(embed_ms)),
             "ann_candidates_ms_p50": float(np.median(candidates_ms))}
@@ -481,12 +633,19 @@ def _wait_ready(client: httpx.Client, timeout_s: float = 120.0) -> None:
 def run(out: Path, *, sizes: tuple[int, ...] = (10_000, 100_000), writes: int = 200,
         queries: int = 200, calls: int = 200, events: int = 120, reps: int = 3,
         worker_counts: tuple[int, ...] = (1, 2, 4), seed: int = 0,
-        server_uri: str | None = None,
+        server_uri: str | None = None, mem0: bool = True, mem0_venv: Path | None = None,
         progress: Callable[[str], None] = print) -> dict[str, Any]:
     """Every measure on a database of its own (dropped at the end) of `server_uri` (default:
-    the embedded server under var/)."""
+    the embedded server under var/); Mem0 (unless `mem0` is false) from `mem0_venv` (default:
+    var/peers/mem0) on another database of the same server."""
     started = time.perf_counter()
     admin, name = _admin_uri(server_uri), f"capture_perf_{os.getpid()}"
+    loads: dict[str, float] = {}
+
+    def phase(label: str) -> None:
+        loads[label] = round(os.getloadavg()[0], 2)
+        progress(label)
+
     url = _database(admin, name, create=True)
     engine = create_engine(url, hide_parameters=True)
     upgrade_to_head(engine)
@@ -499,52 +658,68 @@ def run(out: Path, *, sizes: tuple[int, ...] = (10_000, 100_000), writes: int = 
     results: dict[str, Any] = {
         "machine": {"cores": os.cpu_count(), "python": sys.version.split()[0]},
         "admission_policy": settings.admission_policy, "extractor": settings.extractor,
-        "hnsw": HNSW, "reps": reps,
+        "hnsw": HNSW, "reps": reps, "load_average_1min": loads,
     }
+    mem0_database = f"capture_perf_mem0_{os.getpid()}"
+    side: Mem0Side | None = None
     try:
-        progress("write path")
-        results["write_path"] = write_path(principal, writes, reps)
-        progress("agent-memory-guard")
-        results["peers"] = {"agent_memory_guard": memory_guard_writes(writes, reps),
-                            "mem0": {"skipped": MEM0_NOT_RUN}}
+        if mem0:
+            phase("mem0: opening its virtualenv's driver")
+            side, mem0_block = open_mem0(
+                mem0_venv or peers.mem0_venv(), admin, mem0_database, out / "mem0",
+                [e.text for e in write_events(4, 0)] + recall_queries(0)[:8])
+        else:
+            mem0_block = {"skipped": "not asked for (--no-mem0)"}
+        results["peers"] = {"mem0": mem0_block}
+        phase("write path" + (" and Mem0 add" if side else ""))
+        results["write_path"] = write_path(principal, writes, reps, side)
+        phase("agent-memory-guard")
+        results["peers"]["agent_memory_guard"] = memory_guard_writes(writes, reps)
         results["retrieval"] = {}
         rng = np.random.default_rng(seed)
-        progress("node embeddings: cluster centres")
+        phase("node embeddings: cluster centres")
         centres = anchors()
         user_id = _bulk_user(engine, tenant.id)
         loaded, in_session = 0, 0
         results["check_call"] = {}
         for size in sorted(sizes):
-            progress(f"retrieval at {size:,} nodes (loading)")
-            _load_nodes(engine, tenant.id, user_id, loaded, size - loaded, rng, centres)
+            phase(f"retrieval at {size:,} nodes (loading)")
+            _load_nodes(engine, tenant.id, user_id, loaded, size - loaded, rng, centres,
+                        side.keep_batch if side else None)
+            if side is not None:
+                phase(f"mem0: loading {size:,} nodes")
+                side.load(loaded, size)
             loaded = size
+            phase(f"retrieval at {size:,} nodes" + (" and Mem0 search" if side else ""))
             results["retrieval"][str(size)] = retrieval_at(principal, engine, user_id, size,
-                                                           queries, reps)
-            progress(f"check-call at {size:,} nodes")
+                                                           queries, reps, side)
+            phase(f"check-call at {size:,} nodes")
             if in_session < 1000:
                 in_session = session_with_retrievals(principal, engine, user_id)
             results["check_call"][str(size)] = {
                 **check_call(principal, calls, reps), "retrieved_in_session": in_session}
-        progress("throughput across workers")
+        if side is not None:
+            side.peer.close()
+            results["peers"]["mem0"] = side.results()
+            side = None
+        phase("throughput across workers")
         results["throughput"] = throughput(url, engine, key, events, reps, worker_counts,
                                            out / "redis")
+        phase("done")
     finally:
         core_db.set_session_factory(None)
         engine.dispose()
         _database(admin, name, create=False)
+        if side is not None:
+            side.peer.close()
+        if mem0:
+            _database(admin, mem0_database, create=False)
     results["wall_seconds"] = round(time.perf_counter() - started, 1)
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
     (out / "results.md").write_text(markdown(results))
     plots(results, out)
     return results
-
-
-MEM0_NOT_RUN = (
-    "mem0ai==2.2.1 is in the offline index, but it requires protobuf<7 and the service's "
-    "environment holds protobuf 7 (onnxruntime, opentelemetry-proto): it needs a virtualenv "
-    "of its own, with sentence-transformers for the same MiniLM, which this command does not "
-    "build; its LLM path (add with infer=True) cannot run offline in any case")
 
 
 def _num(value: float) -> str:
@@ -556,53 +731,102 @@ def _ms(block: dict[str, Any], key: str) -> str:
     return f"{_num(block[key])} ms ({_num(low)}–{_num(high)})"
 
 
+def _peer_cells(capture: dict[str, Any], peer: dict[str, Any] | None, key: str) -> str:
+    """A peer's figure and the ratio Capture ÷ peer, or two empty cells."""
+    if not peer or key not in peer:
+        return "— | —"
+    ratio = capture[key] / peer[key]
+    return f"{_ms(peer, key)} | {ratio:,.0f}" if ratio >= 100 else f"{_ms(peer, key)} | {ratio:.2f}"
+
+
 def markdown(r: dict[str, Any]) -> str:
+    mem0 = r["peers"]["mem0"]
+    guard = r["peers"]["agent_memory_guard"]
+    mem0_search = mem0.get("retrieval", {})
     lines = [
         f"# capture bench perf ({r['machine']['cores']} cores, policy "
         f"`{r['admission_policy']}`, extractor `{r['extractor']}`)", "",
         f"Medians of {r['reps']} repetitions; the range of the repetitions in brackets. HNSW: "
         f"m {r['hnsw']['m']}, ef_construction {r['hnsw']['ef_construction']}, ef_search "
         f"{r['hnsw']['ef_search']}, iterative scan {r['hnsw']['iterative_scan']}.", "",
-        "| measure | Capture | peer | Capture ÷ peer |", "|---|---|---|---|",
+        "| measure | Capture | Mem0 | Capture ÷ Mem0 | agent-memory-guard (strict write check) "
+        "| Capture ÷ guard |", "|---|---|---|---|---|---|",
     ]
     write = r["write_path"]
-    guard = r["peers"]["agent_memory_guard"]
-    if "p50" in guard:
-        lines.append(f"| write, median per event | {_ms(write, 'p50')} | agent-memory-guard "
-                     f"strict write check {_ms(guard, 'p50')} | "
-                     f"{write['p50'] / guard['p50']:.1f} |")
-        lines.append(f"| write, p95 | {_ms(write, 'p95')} | {_ms(guard, 'p95')} | "
-                     f"{write['p95'] / guard['p95']:.1f} |")
-    else:
-        lines.append(f"| write, median per event | {_ms(write, 'p50')} | — | — |")
-        lines.append(f"| write, p95 | {_ms(write, 'p95')} | — | — |")
+    for key, label in (("p50", "write, median per event"), ("p95", "write, p95")):
+        lines.append(f"| {label} | {_ms(write, key)} | {_peer_cells(write, mem0.get('write'), key)}"
+                     f" | {_peer_cells(write, guard, key)} |")
     for size, block in r["retrieval"].items():
-        lines.append(f"| retrieval p50, {int(size):,} nodes | {_ms(block, 'p50')} | — | — |")
-        lines.append(f"| retrieval p95, {int(size):,} nodes | {_ms(block, 'p95')} | — | — |")
-        lines.append(f"| recall@12 vs exact, {int(size):,} nodes | "
-                     f"{block['recall_at_12']:.3f} | | |")
-        lines.append(f"| of which: query embedding p50 / ANN candidates p50, {int(size):,} "
-                     f"nodes | {_num(block['query_embedding_ms_p50'])} ms / "
-                     f"{_num(block['ann_candidates_ms_p50'])} ms | | |")
+        theirs = mem0_search.get(size)
+        n = f"{int(size):,} nodes"
+        for key in ("p50", "p95"):
+            lines.append(f"| retrieval {key}, {n} | {_ms(block, key)} | "
+                         f"{_peer_cells(block, theirs, key)} | | |")
+        their_recall = f"{theirs['recall_at_12']:.3f}" if theirs else "—"
+        lines.append(f"| recall@12 vs exact, {n} | {block['recall_at_12']:.3f} | "
+                     f"{their_recall} | | | |")
+        lines.append(f"| of which: query embedding p50 / ANN candidates p50, {n} | "
+                     f"{_num(block['query_embedding_ms_p50'])} ms / "
+                     f"{_num(block['ann_candidates_ms_p50'])} ms | | | | |")
     for size, cc in r["check_call"].items():
         lines.append(f"| check-call p50, {cc['retrieved_in_session']:,} nodes retrieved in the "
-                     f"session, {int(size):,}-node ledger | {_ms(cc, 'p50')} | | |")
-        lines.append(f"| check-call p95, {int(size):,}-node ledger | {_ms(cc, 'p95')} | | |")
+                     f"session, {int(size):,}-node ledger | {_ms(cc, 'p50')} | | | | |")
+        lines.append(f"| check-call p95, {int(size):,}-node ledger | {_ms(cc, 'p95')} | | | | |")
     tp = r["throughput"]
     counts = [k for k in tp if k.isdigit()]
     for n in counts:
         low, high = tp[n]["events_per_s_range"]
         lines.append(f"| events/s, {n} worker(s) | {tp[n]['events_per_s']:.1f} "
-                     f"({low:.1f}–{high:.1f}) | | |")
+                     f"({low:.1f}–{high:.1f}) | | | | |")
     if len(counts) > 1:
         factor = tp[counts[-1]]["events_per_s"] / tp[counts[0]]["events_per_s"]
-        lines.append(f"| events/s, {counts[-1]} ÷ {counts[0]} workers | {factor:.2f}× | | |")
-    lines.append(f"| peak RSS, API | {tp['api_peak_rss_mb']:.0f} MB | | |")
+        lines.append(f"| events/s, {counts[-1]} ÷ {counts[0]} workers | {factor:.2f}× "
+                     "| | | | |")
+    lines.append(f"| peak RSS, API | {tp['api_peak_rss_mb']:.0f} MB | | | | |")
     worker_rss = max(max(tp[n]["worker_peak_rss_mb"]) for n in counts)
-    lines.append(f"| peak RSS, a worker (largest) | {worker_rss:.0f} MB | | |")
-    lines += ["", f"Mem0: not run. {r['peers']['mem0']['skipped']}.", "",
-              f"Wall time {r['wall_seconds']:.0f} s."]
+    lines.append(f"| peak RSS, a worker (largest) | {worker_rss:.0f} MB | | | | |")
+    lines += ["", *mem0_notes(r), "", "Load average (1 min) at each phase: " + ", ".join(
+        f"{label} {value}" for label, value in r["load_average_1min"].items()) + ".", "",
+        f"Wall time {r['wall_seconds']:.0f} s."]
     return "\n".join(lines) + "\n"
+
+
+def mem0_notes(r: dict[str, Any]) -> list[str]:
+    """What the Mem0 columns measured, whether the targets against it are met, or why there
+    are none."""
+    mem0 = r["peers"]["mem0"]
+    if "skipped" in mem0:
+        return [f"Mem0: not run: {mem0['skipped']}."]
+    notes = []
+    if "error" in mem0:
+        notes.append(f"Mem0 failed, its columns hold what it measured before: {mem0['error']}.")
+    if "mem0ai" not in mem0:
+        return notes
+    notes.append(
+        f"Mem0 {mem0['mem0ai']} (open-source `Memory`, its own virtualenv): `{mem0['add']}` per "
+        f"event and `{mem0['search']}` per query, on the same events, queries and node vectors "
+        "as Capture; its LLM path (`add(..., infer=True)`) cannot run offline, so no fact "
+        "extraction or update decision is timed. Embedder: the service's int8 ONNX MiniLM "
+        f"registered in Mem0's factory (`{mem0['embedder']}`), max |difference| to the "
+        f"service's vectors {mem0['embedding_max_abs_diff']:g} over {mem0['embedding_texts']} "
+        "texts. Store: pgvector in the same Postgres server, a database of its own, Mem0's DDL "
+        "(HNSW at pgvector's defaults m 16, ef_construction 64; queries at pgvector's default "
+        "ef_search 40, which Mem0 leaves alone). spaCy is not installed, so Mem0's BM25 matches "
+        "raw text and its entity boost is off.")
+    verdicts = []
+    if "write" in mem0:
+        ratio = r["write_path"]["p50"] / mem0["write"]["p50"]
+        verdicts.append(f"write median below Mem0's add: {'met' if ratio < 1 else 'missed'} "
+                        f"(Capture ÷ Mem0 {ratio:.2f})")
+    for size, theirs in mem0.get("retrieval", {}).items():
+        ours = r["retrieval"][size]
+        p50, p95 = ours["p50"] / theirs["p50"], ours["p95"] / theirs["p95"]
+        verdicts.append(f"retrieval at most half of Mem0's search at {int(size):,} nodes: "
+                        f"{'met' if max(p50, p95) <= 0.5 else 'missed'} (p50 {p50:.2f}, "
+                        f"p95 {p95:.2f})")
+    if verdicts:
+        notes += ["", "Targets against Mem0: " + "; ".join(verdicts) + "."]
+    return notes
 
 
 def plots(r: dict[str, Any], out: Path) -> None:
@@ -621,6 +845,11 @@ def plots(r: dict[str, Any], out: Path) -> None:
     guard = r["peers"]["agent_memory_guard"]
     if "samples_ms" in guard:
         curves["agent-memory-guard write"] = guard["samples_ms"]
+    mem0 = r["peers"]["mem0"]
+    if "write" in mem0:
+        curves["Mem0 add (infer=False)"] = mem0["write"]["samples_ms"]
+    for size, block in mem0.get("retrieval", {}).items():
+        curves[f"Mem0 search {int(size):,}"] = block["samples_ms"]
     for label, values in curves.items():
         ordered = np.sort(np.asarray(values))
         axes[0].plot(ordered, np.arange(1, len(ordered) + 1) / len(ordered), label=label)
@@ -629,7 +858,11 @@ def plots(r: dict[str, Any], out: Path) -> None:
     sizes = [int(s) for s in r["retrieval"]]
     for key in ("p50", "p95"):
         axes[1].plot(sizes, [r["retrieval"][str(s)][key] for s in sizes], marker="o",
-                     label=key)
+                     label=f"Capture {key}")
+        theirs = [s for s in sizes if str(s) in mem0.get("retrieval", {})]
+        if theirs:
+            axes[1].plot(theirs, [mem0["retrieval"][str(s)][key] for s in theirs],
+                         marker="s", linestyle="--", label=f"Mem0 {key}")
     axes[1].set(xscale="log", xlabel="active nodes", ylabel="ms",
                 title="retrieval against ledger size")
     axes[1].legend()
