@@ -135,23 +135,35 @@ BLIND_FAMILIES: tuple[str, ...] = tuple(_BLIND)
 
 
 def frames(family: str = "train") -> tuple[str, ...]:
-    """The revision frames of a family: `train` (the first lists and three authored frames in
-    four), `dev` (every fourth authored frame, held out), `blind` (written without reading
-    this project, `blind_frames.py`; measure only), `blind2` (the same, `blind2_frames.py`;
-    measure only), `blind3` and `blind3_new_only` (the same, `blind3_frames.py`; the second
-    names only the new value)."""
+    """The revision frames of a family: `plain` (the first two lists, the shipped extractor's
+    training frames), `train` (those and three authored frames in four), `dev` (every fourth
+    authored frame, held out), `blind` (written without reading this project,
+    `blind_frames.py`; measure only), `blind2` (the same, `blind2_frames.py`; measure only),
+    `blind3` and `blind3_new_only` (the same, `blind3_frames.py`; the second names only the
+    new value)."""
     if family in _BLIND:
         return _BLIND[family]
     if family == "dev":
         return AUTHORED_FRAMES[3::4]
+    if family == "plain":
+        return (*WANTED_FIRST, *REPLACED_FIRST)
     authored = tuple(f for i, f in enumerate(AUTHORED_FRAMES) if i % 4 != 3)
-    return (*WANTED_FIRST, *REPLACED_FIRST, *authored)
+    return (*frames("plain"), *authored)
 
 
 LEADS: tuple[str, ...] = ("", "", "", "actually, ", "ok, ", "quick change: ", "fyi ", "hey - ")
-# Every training connective's own words, for the typo repair's lexicon (`train.build_speller`).
-REVISION_TEMPLATES: tuple[str, ...] = (*frames("train"), *LEADS)
+
+
+def connectives(family: str = "train") -> tuple[str, ...]:
+    """Every connective's own words in a training family (`plain` or `train`), for the typo
+    repair's lexicon (`train.build_speller`)."""
+    return (*frames(family), *LEADS)
+
+
+# The widest training family's: every connective any recipe trains on.
+REVISION_TEMPLATES: tuple[str, ...] = connectives("train")
 _EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
+_TRAINING = frozenset({"plain", "train"})  # the families a recipe trains on
 
 
 def draw_lead(frame: str, rng: random.Random) -> str:
@@ -212,7 +224,8 @@ def compose_revisions(
     family: str = "train",
 ) -> list[EventRecord]:
     """`count` synthetic user revisions "new over old" of one dimension each, labelled with
-    the new value (prefer, global, permanent) and the value it replaces (`replaces`)."""
+    the new value (prefer, global, permanent) and the value it replaces (`replaces`). The
+    `plain` family alternates a wanted-first and a replaced-first frame."""
     rng = random.Random(seed)
     forms = surface_forms(train_events)
     dimensions = [d for d in DIMENSIONS if len(d.values) >= 2]
@@ -221,7 +234,9 @@ def compose_revisions(
     for i in range(count):
         dimension = rng.choice(dimensions)
         new, old = rng.sample(list(dimension.values), 2)
-        template = rng.choice(pool)
+        template = rng.choice(
+            (WANTED_FIRST if i % 2 == 0 else REPLACED_FIRST) if family == "plain" else pool
+        )
         text = draw_lead(template, rng) + template.format(
             new=rng.choice(forms[(dimension.name, new.name)]),
             old=rng.choice(forms[(dimension.name, old.name)]),
@@ -232,7 +247,8 @@ def compose_revisions(
             "action": "update", "attack": False, "changepoint": True,
             "dimension": dimension.name, "value": new.name, "direction": "prefer",
             "scope": "global", "timescale": "permanent", "replaces": old.name,
-            "template_family": f"augmented_revision/{'composed' if family == 'train' else family}",
+            "template_family": "augmented_revision/"
+                               + ("composed" if family in _TRAINING else family),
         }
         out.append(EventRecord(f"augmented-{family}-{i}", 0, _EPOCH, Origin.user, text,
                                "genuine_preference", oracle))
