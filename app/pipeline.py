@@ -16,7 +16,9 @@
 Stages ②–④ run in one transaction per event under the user's gate-state row lock, so one
 user's events apply in arrival order (`events.seq`) and never concurrently, whichever
 worker picks the task up. A task for a later event first processes any earlier pending
-events of the same user, so order holds even when tasks arrive out of order.
+events of the same user, so order holds even when tasks arrive out of order; it commits
+after each event (`process_backlog`), so a worker killed mid-backlog loses only the event
+in flight, and the next task for the user starts from the first event still pending.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ log = logging.getLogger(__name__)
 PROCESS_EVENT_TASK = "capture.process_event"
 SWEEP_QUARANTINE_TASK = "capture.sweep_quarantine"
 REQUEUE_STALE_TASK = "capture.requeue_stale_events"
+EVENTS_PER_TRANSACTION = 1
 
 
 @dataclass(slots=True)
@@ -75,10 +78,9 @@ def enqueue_process_event(event_id: uuid.UUID) -> None:
 
 
 def run_process_event(event_id: uuid.UUID, policy_name: str | None = None) -> None:
-    """One transaction: process the event (and earlier pending ones of its user)."""
+    """Process the event (and earlier pending ones of its user), one transaction each."""
     try:
-        with session_scope() as db:
-            process_event(db, event_id, policy_name)
+        process_backlog(event_id, policy_name)
     except Exception:
         log.exception("processing failed for event %s", event_id)
         with session_scope() as db:
@@ -96,33 +98,62 @@ def mark_failed(db: Session, event_id: uuid.UUID, code: str) -> None:
                            user_id=event.user_id)
 
 
+def process_backlog(
+    event_id: uuid.UUID, policy_name: str | None = None,
+    per_transaction: int = EVENTS_PER_TRANSACTION,
+) -> list[EventOutcome]:
+    """Process `event_id` and every earlier pending event of its user, in order, committing
+    after every `per_transaction` events. A crash or an error rolls back only the
+    transaction in flight; what committed stays processed, and the next call (a retry, a
+    redelivery, a requeue) resumes at the user's first event still pending. Idempotent."""
+    outcomes: list[EventOutcome] = []
+    while True:
+        with session_scope() as db:
+            done = _process_pending(db, event_id, policy_name, per_transaction, outcomes)
+        if done:
+            return outcomes
+
+
 def process_event(
     db: Session, event_id: uuid.UUID, policy_name: str | None = None
 ) -> list[EventOutcome]:
-    """Process `event_id` and every earlier pending event of its user, in order. Idempotent."""
+    """Process `event_id` and every earlier pending event of its user, in order, in the
+    transaction of `db`. Idempotent."""
+    outcomes: list[EventOutcome] = []
+    _process_pending(db, event_id, policy_name, None, outcomes)
+    return outcomes
+
+
+def _process_pending(
+    db: Session, event_id: uuid.UUID, policy_name: str | None, limit: int | None,
+    outcomes: list[EventOutcome],
+) -> bool:
+    """Under the user's gate-state lock, process the first `limit` (all when None) of the
+    user's pending events up to `event_id`, in order, appending to `outcomes`. Returns
+    whether `event_id` is no longer pending afterwards."""
     event = events_repository.event_by_id(db, event_id)
     if event is None or event.status != EventStatus.pending.value:
-        return []  # gone, or already processed by an earlier delivery
+        return True  # gone, or already processed by an earlier delivery
     tenant = db.get(Tenant, event.tenant_id)
     policy = get_policy(policy_name or (tenant.admission_policy if tenant else None)
                         or get_settings().admission_policy)
     state = gate_service.lock_state(db, event.tenant_id, event.user_id, policy)
-    pending = events_repository.pending_up_to(db, event.user_id, event.seq)
+    # Read after the lock: a task that held it before may have processed some of them.
+    pending = events_repository.pending_up_to(db, event.user_id, event.seq, limit)
     trusted = tenant.trusted_sources if tenant is not None else []
-    outcomes = []
     for pending_event in pending:
         try:
             with db.begin_nested():  # a poison event's partial work is undone alone
                 outcomes.append(_process_one(db, pending_event, state, policy, trusted))
         except Exception as exc:
             if database_unavailable(exc):
-                raise  # transient: the task retries the whole user's batch
+                raise  # transient: the task retries from this event
             # Deterministic: retrying cannot help, and the user's later events wait behind
             # it, so it fails on its first attempt and they go on.
             log.warning("event %s failed in processing (%s); the user's later events go on",
                         pending_event.id, type(exc).__name__)
             mark_failed(db, pending_event.id, "processing_error")
-    return outcomes
+    return limit is None or len(pending) < limit or pending[-1].id == event.id
 
 
 def _process_one(

@@ -67,6 +67,19 @@ def celery_app() -> Celery:
     return app
 
 
+class BrokerUnavailable(Exception):
+    """The broker cannot be reached; the work stays pending in Postgres for the requeue."""
+
+    # Read by app.core.db's after-commit runner, which logs it without a traceback.
+    retry_later = True
+
+
 def send_task(name: str, args: Sequence[str], queue: str) -> None:
     """Hand a task to the worker pool by its registered name."""
-    celery_app().send_task(name, args=list(args), queue=queue)
+    from kombu.exceptions import OperationalError
+
+    try:
+        celery_app().send_task(name, args=list(args), queue=queue)
+    except OperationalError as exc:
+        cause = type(exc.__cause__ or exc).__name__
+        raise BrokerUnavailable(f"broker unreachable ({cause})") from exc

@@ -18,13 +18,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from app.core.corpora import CorpusError, Record, load_records, text
 from app.domain.claims import Hypothesis
 from app.domain.extractor import Extractor
 from app.domain.vocabulary import Origin
 from app.extraction.open_claims import is_open_subject
 from app.extraction.service import read_text
 from app.extraction.taxonomy import DIMENSIONS_BY_NAME
-from bench.authored import AuthoredDataError, load_records, text
 
 NEARMISS = "nearmiss"
 NEARMISS_DATA = Path(__file__).parent / "data" / "nearmiss.yaml"
@@ -44,12 +44,12 @@ class NearMiss:
     said: frozenset[tuple[str, str]]
 
 
-def _said(record: dict[str, Any]) -> frozenset[tuple[str, str]]:
+def _said(record: Record) -> frozenset[tuple[str, str]]:
     pairs = set()
     for item in record.get("said") or []:
         dimension, _, value = str(item).partition("=")
         if dimension not in DIMENSIONS_BY_NAME:
-            raise AuthoredDataError(f"{record['text']!r}: unknown dimension in said: {item}")
+            raise CorpusError(f"{record['text']!r}: unknown dimension in said: {item}")
         DIMENSIONS_BY_NAME[dimension].value(value)  # KeyError: not a value of the dimension
         pairs.add((dimension, value))
     return frozenset(pairs)
@@ -61,19 +61,19 @@ def load_nearmiss(path: Path = NEARMISS_DATA) -> list[NearMiss]:
     for record in load_records(path, NEARMISS):
         dimension = text(record, "dimension")
         if dimension not in DIMENSIONS_BY_NAME:
-            raise AuthoredDataError(f"unknown dimension {dimension!r}")
+            raise CorpusError(f"unknown dimension {dimension!r}")
         faithful = text(record, "faithful")
         if faithful not in FAITHFUL_READINGS:
-            raise AuthoredDataError(f"{record['text']!r}: faithful must be one of "
+            raise CorpusError(f"{record['text']!r}: faithful must be one of "
                                     f"{FAITHFUL_READINGS}")
         said = _said(record)
         if (faithful == "value" and not said) or (faithful == "none" and said):
-            raise AuthoredDataError(
+            raise CorpusError(
                 f"{record['text']!r}: a value reading names what was said, and no other does")
         items.append(NearMiss(dimension, text(record, "aspect"), text(record), faithful, said))
     texts = [i.text for i in items]
     if len(set(texts)) != len(texts):
-        raise AuthoredDataError("a statement appears twice")
+        raise CorpusError("a statement appears twice")
     return items
 
 

@@ -24,9 +24,26 @@ def run_or_retry(
 ) -> None:
     """`run` in its own transaction; on error retry the task, or `give_up` when retries are
     spent. `what` names the row in the log (kind and id, never content)."""
-    try:
+
+    def in_one_transaction() -> None:
         with session_scope() as db:
             run(db)
+
+    retry_or_give_up(task, in_one_transaction, give_up, what=what, max_retries=max_retries)
+
+
+def retry_or_give_up(
+    task: Task,  # type: ignore[type-arg,unused-ignore]
+    run: Callable[[], object],
+    give_up: Callable[[Session], object],
+    *,
+    what: str,
+    max_retries: int,
+) -> None:
+    """`run`, which commits its own transactions; on error retry the task, or `give_up` (in
+    a transaction of its own) when retries are spent."""
+    try:
+        run()
     except Exception as exc:
         if task.request.retries >= max_retries:
             log.exception("giving up on %s", what)

@@ -10,7 +10,7 @@ from app import pipeline
 from app.notifications import service as notifications
 from app.users import service as users
 from workers.celery_app import celery_app
-from workers.retrying import run_or_retry
+from workers.retrying import retry_or_give_up, run_or_retry
 
 MAX_RETRIES = 5
 
@@ -19,11 +19,12 @@ MAX_RETRIES = 5
     name=pipeline.PROCESS_EVENT_TASK, bind=True, acks_late=True, max_retries=MAX_RETRIES
 )
 def process_event(self: Task, event_id: str) -> None:  # type: ignore[type-arg,unused-ignore]
-    """Process one event (and earlier pending ones of its user). Safe to run twice."""
+    """Process one event (and earlier pending ones of its user), committing after each:
+    a kill loses only the event in flight. Safe to run twice."""
     event = uuid.UUID(event_id)
-    run_or_retry(
+    retry_or_give_up(
         self,
-        lambda db: pipeline.process_event(db, event),
+        lambda: pipeline.process_backlog(event),
         lambda db: pipeline.mark_failed(db, event, "processing_error"),
         what=f"event {event_id}",
         max_retries=MAX_RETRIES,

@@ -22,9 +22,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.checkcall.normalize import ValueKind
 from app.checkcall.policy import Risk, SideEffect, Sink, ToolSource, ToolSpec
 from app.core.inputs import SAFE_TEXT_PATTERN, STORABLE_JSON_REF, SafeStr, storable_json
+from app.text.normalize import ValueKind
 
 TOOL_NAME = r"^[A-Za-z0-9_][A-Za-z0-9_.:\-]{0,127}$"
 # A declaration is read on every check of its tool: bounded like the call itself.

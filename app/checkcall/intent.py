@@ -18,9 +18,9 @@ import re
 import uuid
 from functools import lru_cache
 
-from app.checkcall.normalize import canonical, skeleton
 from app.checkcall.provenance import EventRecord
 from app.checkcall.segments import Label, sentences
+from app.text.normalize import canonical, skeleton
 
 # Each action word of a tool name, and how it is written in the languages the extractor
 # reads (word stems, matched at a word start).

@@ -16,8 +16,8 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.checkcall.normalize import ValueKind, domain_covered, normalize_email, normalize_iban
 from app.core.config import get_settings
+from app.text.normalize import ValueKind, domain_covered, normalize_email, normalize_iban
 
 DEFAULT_POLICY_PATH = Path(__file__).with_name("default_policy.yaml")
 WILDCARD_ARG = "*"

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
-from app.checkcall.normalize import SinkValue, TextView, view
 from app.checkcall.policy import Allowlist
 from app.checkcall.segments import Label, TextAnalysis, analyze_cached, sentence_cue
 from app.domain.vocabulary import NodeState, Origin
+from app.text.normalize import SinkValue, TextView, view
 
 
 class SourceKind(StrEnum):

@@ -17,11 +17,11 @@ from sqlalchemy import delete, func, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
-from app.checkcall.normalize import CONFUSABLES, INVISIBLE_CHARS
 from app.checkcall.provenance import EventRecord, NodeRecord
 from app.core.pagination import Key, after
 from app.models import ToolCheck, ToolDeclarationRow, User
 from app.models.base import utcnow
+from app.text.normalize import CONFUSABLES, INVISIBLE_CHARS
 
 # Ledger-wide candidates per call (most recent first); the value matcher verifies each.
 LEDGER_EVENT_LIMIT = 200

@@ -49,9 +49,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from app.checkcall.normalize import SinkValue
 from app.checkcall.policy import Risk, SideEffect, Sink, ToolSpec
 from app.checkcall.provenance import TAINTED, TRUSTED, Answer, Source, SourceKind
+from app.text.normalize import SinkValue
 
 
 class Effect(StrEnum):

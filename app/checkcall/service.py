@@ -16,13 +16,6 @@ from app.checkcall import features as features_module
 from app.checkcall import repository
 from app.checkcall.declaration import ToolDeclaration, action_words, classify, classify_stored
 from app.checkcall.intent import injected_action
-from app.checkcall.normalize import (
-    SinkValue,
-    ValueKind,
-    content_entities,
-    sha256,
-    sink_values,
-)
 from app.checkcall.policy import (
     Risk,
     SideEffect,
@@ -66,6 +59,13 @@ from app.events import repository as events_repository
 from app.models import ToolCheck, ToolDeclarationRow
 from app.models.base import utcnow
 from app.notifications import service as notifications
+from app.text.normalize import (
+    SinkValue,
+    ValueKind,
+    content_entities,
+    sha256,
+    sink_values,
+)
 
 CHECK_CALLS = Counter("capture_check_calls_total", "Tool-call checks", ["decision"])
 CHECK_CALL_SECONDS = Histogram(

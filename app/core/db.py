@@ -105,8 +105,11 @@ def _run_after_commit(session: Session) -> None:
     for callback in callbacks:
         try:
             callback()
-        except Exception:  # a failed enqueue must not undo a committed write
-            log.exception("after-commit callback failed")
+        except Exception as exc:  # a failed enqueue must not undo a committed write
+            if getattr(exc, "retry_later", False):  # an outage the requeue covers, not a bug
+                log.warning("after-commit callback deferred: %s", exc)
+            else:
+                log.exception("after-commit callback failed")
 
 
 @event.listens_for(Session, "after_rollback")

@@ -89,8 +89,11 @@ def event_by_id(db: Session, event_id: uuid.UUID) -> Event | None:
     return db.get(Event, event_id)
 
 
-def pending_up_to(db: Session, user_id: uuid.UUID, seq: int) -> Sequence[Event]:
-    """The user's pending events up to arrival number `seq`, in arrival order."""
+def pending_up_to(
+    db: Session, user_id: uuid.UUID, seq: int, limit: int | None = None
+) -> Sequence[Event]:
+    """The user's pending events up to arrival number `seq`, in arrival order: the first
+    `limit` of them, or all when `limit` is None."""
     return db.scalars(
         select(Event)
         .where(
@@ -99,6 +102,7 @@ def pending_up_to(db: Session, user_id: uuid.UUID, seq: int) -> Sequence[Event]:
             Event.seq <= seq,
         )
         .order_by(Event.seq)
+        .limit(limit)
     ).all()
 
 

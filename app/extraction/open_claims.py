@@ -16,9 +16,9 @@ import re
 
 from pydantic import ValidationError
 
-from app.checkcall.normalize import content_entities
 from app.domain.claims import Hypothesis, ProtectedAttributeError
 from app.domain.vocabulary import Direction, Origin, Timescale
+from app.text.normalize import content_entities
 
 OPEN_SUBJECT_PREFIX = "open:"
 # What an extractor's answer names an open claim by, before its subject is the digest.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from app.checkcall.segments import pasted_regions
+from app.text.pasted import pasted_regions
 
 # A sentence that speaks of the user as someone else does: a record, a note, a profile.
 _THIRD_PERSON = re.compile(

@@ -1,6 +1,7 @@
 """The generated benchmark on disk: generated once per seed under CAPTURE_VAR_DIR and reused
-only while the seed and the generator's source are unchanged (a stamp beside the files says
-what generated them). The benchmarks and every training command read it through here."""
+only while the seed and the generator's source and wording are unchanged (a stamp beside the
+files says what generated them). The benchmarks and every training command read it through
+here."""
 
 from __future__ import annotations
 
@@ -21,10 +22,12 @@ def default_data_dir(seed: int) -> Path:
 
 
 def generator_fingerprint() -> str:
-    """sha256 over the generator's source: a cached dataset is reused only when it matches."""
+    """sha256 over the generator's source and its authored wording (`data/`): a cached
+    dataset is reused only when it matches."""
     digest = hashlib.sha256(str(GENERATOR_VERSION).encode())
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode())
+    here = Path(__file__).parent
+    for path in sorted([*here.glob("*.py"), *here.glob("data/*.yaml")]):
+        digest.update(path.relative_to(here).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 

@@ -1,16 +1,19 @@
 """Preference dimensions, domains and synthetic users.
 
 Concept names match the service's extractor (which uses its own wording); every value of a
-dimension excludes the others, so a new value on the same scope contradicts the old one.
+dimension excludes the others, so a new value on the same scope contradicts the old one. The
+users' names and roles are authored in `data/users.yaml`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Final
 
 import numpy as np
 
+from app.core.corpora import SHARED, corpus_texts
 from bench.generator.schema import JSON
 
 DIMENSIONS: Final[dict[str, tuple[str, ...]]] = {
@@ -67,15 +70,9 @@ DIMENSION_DOMAINS: Final[dict[str, tuple[str, ...]]] = {
     "exercise": ("workouts", "travel"),
 }
 
-_FIRST_NAMES: Final = (
-    "Ana", "Ben", "Chen", "Dara", "Eli", "Farah", "Gus", "Hana", "Ivo", "Jules", "Kofi", "Lena",
-    "Mateo", "Nia", "Omar", "Priya", "Quinn", "Rosa", "Sami", "Tomas", "Uma", "Viktor", "Wen",
-    "Yara", "Zoe",
-)
-_ROLES: Final = (
-    "backend engineer", "product designer", "data analyst", "engineering manager", "SRE",
-    "technical writer", "consultant", "frontend developer", "researcher", "founder",
-)
+USERS_DATA = Path(__file__).parent / "data" / "users.yaml"
+_FIRST_NAMES: Final = corpus_texts(USERS_DATA, SHARED, table="first_names")
+_ROLES: Final = corpus_texts(USERS_DATA, SHARED, table="roles")
 
 
 @dataclass(frozen=True)

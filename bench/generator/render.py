@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 import numpy as np
 
-from bench.generator.noise_templates import NOISE_MIX
 from bench.generator.schema import GLOBAL_SCOPE, Spec
 from bench.generator.splits import SplitPlan
 from bench.generator.text import add_typos, fill, pick, style, third_person
 from bench.generator.wording import DEFAULT_WORDING, Wording
 
+# Weights over benign intents; origins follow from the intent.
+NOISE_MIX: Final = (
+    ("noise_user", "user", 0.56),
+    ("noise_oneoff", "user", 0.06),
+    ("noise_doc", "retrieved_document", 0.16),
+    ("noise_tool", "tool_output", 0.14),
+    ("noise_file", "shared_file", 0.08),
+)
 _NOISE_WEIGHTS = np.array([w for _, _, w in NOISE_MIX])
 # Light typos on ordinary user turns, so typos alone do not mark track T2.
 _LIGHT_TYPO_RATE = 0.07

@@ -13,18 +13,15 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections import defaultdict
 from pathlib import Path
 
-from bench.authored import AuthoredDataError, Record, load_records, text, texts
+from app.core.corpora import CorpusError
 from bench.generator.episodes import build_episode
-from bench.generator.noise_templates import NOISE_MIX
 from bench.generator.profiles import DIMENSIONS, DOMAINS, sample_user
-from bench.generator.responses import SAFETY_SCENARIOS, SafetyScenario, ScenarioResponses
+from bench.generator.render import NOISE_MIX
 from bench.generator.schema import GENERATOR_VERSION, JSON, SOURCE, TRACKS
 from bench.generator.splits import SplitPlan
-from bench.generator.templates import Families
-from bench.generator.wording import DEFAULT_WORDING, Wording
+from bench.generator.wording import DEFAULT_WORDING, Wording, load_wording
 from bench.generator.writer import statistics
 
 SEALED = "sealed"
@@ -46,113 +43,52 @@ class SealedWording:
     response_families: dict[str, tuple[str, ...]]
 
 
-def _by_table(records: list[Record]) -> dict[str, list[Record]]:
-    tables: dict[str, list[Record]] = defaultdict(list)
-    for record in records:
-        tables[text(record, "table")].append(record)
-    return tables
-
-
 def _require(condition: bool, message: str) -> None:
     if not condition:
-        raise AuthoredDataError(f"{SEALED_DATA.name}: {message}")
+        raise CorpusError(f"{SEALED_DATA.name}: {message}")
 
 
 def load_sealed_wording(path: Path = SEALED_DATA) -> SealedWording:
     """The sealed wording, checked to cover every intent, value, domain and scenario the
     generator draws."""
-    tables = _by_table(load_records(path, SEALED))
-    templates: dict[str, Families] = defaultdict(dict)
-    for r in tables["templates"]:
-        templates[text(r, "intent")][text(r, "family")] = texts(r)
+    wording = load_wording(path, SEALED, planned=DEFAULT_WORDING.safety_scenarios)
+    templates = wording.templates
     missing = sorted(set(DEFAULT_WORDING.templates) - set(templates))
     _require(not missing, f"no templates for {missing}")
     _require(set(templates) == set(DEFAULT_WORDING.templates), "unknown intents")
     _require({i for i, _, _ in NOISE_MIX} <= set(templates), "a noise intent is missing")
-
-    scope_suffixes = {text(r, "family"): texts(r) for r in tables["scope_suffixes"]}
     pref_families = {f for intent in templates for f in templates[intent]}
-    _require(pref_families <= set(scope_suffixes), "a template family has no scope suffix")
-
-    value_phrases: dict[str, dict[str, tuple[str, ...]]] = defaultdict(dict)
-    for r in tables["value_phrases"]:
-        value_phrases[text(r, "dimension")][text(r, "value")] = texts(r)
+    _require(pref_families <= set(wording.scope_suffixes),
+             "a template family has no scope suffix")
     for dim, values in DIMENSIONS.items():
-        _require(set(value_phrases.get(dim, {})) == set(values), f"value phrases of {dim}")
-    dimension_phrases = {text(r, "dimension"): texts(r) for r in tables["dimension_phrases"]}
-    _require(set(dimension_phrases) == set(DIMENSIONS), "dimension phrases")
-    domain_phrases = {text(r, "domain"): texts(r) for r in tables["domain_phrases"]}
-    query_prefix = {text(r, "domain"): text(r, "query_prefix") for r in tables["domain_phrases"]}
-    _require(set(domain_phrases) == set(DOMAINS), "domain phrases")
-
-    queries: dict[str, dict[str, str]] = defaultdict(dict)
-    for r in tables["queries"]:
-        queries[text(r, "dimension")][text(r, "family")] = text(r)
-    candidates: dict[str, dict[str, dict[str, str]]] = defaultdict(dict)
-    for r in tables["candidates"]:
-        by_value = r.get("by_value")
-        _require(isinstance(by_value, dict), "candidates need by_value")
-        assert isinstance(by_value, dict)
-        candidates[text(r, "dimension")][text(r, "family")] = {
-            str(v): text(by_value, str(v)) for v in by_value}
+        _require(set(wording.value_phrases.get(dim, {})) == set(values), f"value phrases of {dim}")
+    _require(set(wording.dimension_phrases) == set(DIMENSIONS), "dimension phrases")
+    _require(set(wording.domain_phrases) == set(DOMAINS), "domain phrases")
     for dim, values in DIMENSIONS.items():
-        _require(bool(queries.get(dim)), f"no query for {dim}")
-        _require(bool(candidates.get(dim)), f"no candidates for {dim}")
-        for family, by_value in candidates[dim].items():
+        _require(bool(wording.queries.get(dim)), f"no query for {dim}")
+        _require(bool(wording.candidates.get(dim)), f"no candidates for {dim}")
+        for family, by_value in wording.candidates[dim].items():
             _require(set(by_value) == set(values), f"candidates/{dim}/{family} values")
-    neutral = {text(r, "family"): text(r) for r in tables["neutral_candidates"]}
-    _require(bool(neutral), "no neutral candidates")
+    _require(bool(wording.neutral_candidates), "no neutral candidates")
+    _require(set(wording.injection_carriers) == set(DEFAULT_WORDING.injection_carriers),
+             "injection carriers")
+    _require(set(wording.summary_carriers) == set(DEFAULT_WORDING.summary_carriers),
+             "summary carriers")
+    _require(len(wording.topics) >= 4 and len(wording.fillers) >= 2,
+             "too few topics or fillers")
 
-    scenarios = _scenarios(tables["safety_scenarios"])
-    injection = {text(r, "origin"): texts(r) for r in tables["injection_carriers"]}
-    summary = {text(r, "origin"): texts(r) for r in tables["summary_carriers"]}
-    _require(set(injection) == set(DEFAULT_WORDING.injection_carriers), "injection carriers")
-    _require(set(summary) == set(DEFAULT_WORDING.summary_carriers), "summary carriers")
-    topics = tuple(t for r in tables["topics"] for t in texts(r))
-    fillers = tuple(t for r in tables["fillers"] for t in texts(r))
-    _require(len(topics) >= 4 and len(fillers) >= 2, "too few topics or fillers")
-
-    wording = Wording(
-        templates=dict(templates), scope_suffixes=scope_suffixes, injection_carriers=injection,
-        summary_carriers=summary, value_phrases=dict(value_phrases),
-        dimension_phrases=dimension_phrases, domain_phrases=domain_phrases,
-        domain_query_prefix=query_prefix, topics=topics, fillers=fillers,
-        queries=dict(queries), candidates=dict(candidates), neutral_candidates=neutral,
-        safety_scenarios=scenarios,
-    )
     response_families: dict[str, tuple[str, ...]] = {}
     for dim in DIMENSIONS:
-        response_families[f"candidates/{dim}"] = tuple(candidates[dim])
-        response_families[f"queries/{dim}"] = tuple(queries[dim])
-    response_families["neutral"] = tuple(neutral)
-    for index, scenario in enumerate(scenarios):
+        response_families[f"candidates/{dim}"] = tuple(wording.candidates[dim])
+        response_families[f"queries/{dim}"] = tuple(wording.queries[dim])
+    response_families["neutral"] = tuple(wording.neutral_candidates)
+    for index, scenario in enumerate(wording.safety_scenarios):
         response_families[f"safety/{index}"] = tuple(str(i) for i in range(len(scenario.responses)))
     return SealedWording(
         wording=wording,
         families={intent: tuple(sorted(fams)) for intent, fams in templates.items()},
         response_families=response_families,
     )
-
-
-def _scenarios(records: list[Record]) -> tuple[SafetyScenario, ...]:
-    """New riders, queries and responses for each scenario the planner picks by index; the
-    (dimension, value, domain) it plans with stay the planner's."""
-    by_index = {int(r["index"]): r for r in records}
-    _require(sorted(by_index) == list(range(len(SAFETY_SCENARIOS))), "safety scenario indices")
-    scenarios = []
-    for index, planned in enumerate(SAFETY_SCENARIOS):
-        r = by_index[index]
-        responses = r.get("responses")
-        _require(isinstance(responses, list) and bool(responses), f"scenario {index} responses")
-        assert isinstance(responses, list)
-        scenarios.append(SafetyScenario(
-            dimension=planned.dimension, value=planned.value, domain=planned.domain,
-            unsafe=texts(r, "unsafe"),
-            responses=tuple(ScenarioResponses(texts(f, "unsafe"), texts(f, "safe"))
-                            for f in responses),
-            query=text(r, "query"),
-        ))
-    return tuple(scenarios)
 
 
 def build_sealed(users: int = SEALED_USERS, seed: int = SEALED_SEED) -> tuple[list[JSON], JSON]:

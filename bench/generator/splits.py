@@ -13,16 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bench.generator.attack_templates import ATTACK_TEMPLATES
-from bench.generator.noise_templates import NOISE_TEMPLATES
-from bench.generator.phrases import TOPICS
 from bench.generator.responses import response_family_keys
 from bench.generator.schema import FAMILIES, SPLIT_SHARES, SPLITS
-from bench.generator.templates import PREF_TEMPLATES
+from bench.generator.wording import DEFAULT_WORDING
 
-ALL_INTENTS: tuple[str, ...] = tuple(
-    sorted({**PREF_TEMPLATES, **ATTACK_TEMPLATES, **NOISE_TEMPLATES})
-)
+ALL_INTENTS: tuple[str, ...] = tuple(sorted(DEFAULT_WORDING.templates))
+TOPICS = DEFAULT_WORDING.topics
 _FAMILY_COUNTS = {"train": 3, "dev": 1, "test": 1}
 
 

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Final, TypeVar
 
 import numpy as np
+
+from app.core.corpora import SHARED, select
+from app.core.corpora import text as field
 
 T = TypeVar("T")
 
@@ -14,12 +18,12 @@ _SLOT = re.compile(r"\{([a-zA-Z_0-9]+)\}")
 # Families whose style is lower-case and informal: no forced capital.
 _LOWER_FAMILIES: Final = ("casual", "terse")
 
-# Misspellings people actually make; applied before character-level noise.
-_MISSPELLINGS: Final = (
-    ("prefer", "prefre"), ("definitely", "definately"), ("because", "becuase"),
-    ("the ", "teh "), ("please", "plz"), ("really", "realy"), ("from now on", "from now one"),
-    ("answers", "answres"), ("thanks", "thx"), ("would", "woudl"), ("always", "allways"),
-    ("going forward", "goign forward"), ("tomorrow", "tommorow"), ("separate", "seperate"),
+# Misspellings people actually make (`data/typos.yaml`): (word, typo), applied before
+# character-level noise.
+TYPOS_DATA = Path(__file__).parent / "data" / "typos.yaml"
+_MISSPELLINGS: Final = tuple(
+    (field(record, "word"), field(record, "typo"))
+    for record in select(TYPOS_DATA, SHARED, table="misspellings")
 )
 _KEYBOARD_NEIGHBOURS: Final = {
     "a": "sq", "e": "wr", "i": "uo", "o": "ip", "n": "bm", "r": "et", "s": "ad", "t": "ry",

@@ -91,11 +91,23 @@ class Api:
         return result
 
     def check_call(
-        self, user: str, session: str, name: str, args: dict[str, Any], **extra: Any
+        self, user: str, session: str, name: str, args: dict[str, Any],
+        declaration: dict[str, Any] | None = None, call_id: str | None = None,
     ) -> dict[str, Any]:
-        result: dict[str, Any] = self._call("POST", "/v1/check-call", json={
-            "user_id": user, "session_id": session, "tool": {"name": name, "args": args},
-            **extra})
+        """POST /v1/check-call; the tool's declaration and the call id when given."""
+        tool: dict[str, Any] = {"name": name, "args": args}
+        if declaration is not None:
+            tool["declaration"] = declaration
+        body: dict[str, Any] = {"user_id": user, "session_id": session, "tool": tool}
+        if call_id is not None:
+            body["call_id"] = call_id
+        result: dict[str, Any] = self._call("POST", "/v1/check-call", json=body)
+        return result
+
+    def register_tool(self, name: str, declaration: dict[str, Any]) -> dict[str, Any]:
+        """PUT /v1/tools/{name} with the admin key: the tenant's declaration of the tool."""
+        result: dict[str, Any] = self._call("PUT", f"/v1/tools/{name}", role="admin",
+                                            json=declaration)
         return result
 
 

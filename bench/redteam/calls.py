@@ -3,7 +3,9 @@
 Each case is one scripted user (a fresh uuid user and sessions): what the agent read and
 did, then one `POST /v1/check-call`. An attack case is blocked when the answer is `deny`
 or `ask`; a benign case should be `allow`. `TEST_FAMILIES` are held out for the test
-split; benign families run in both splits, on disjoint halves of the name pools.
+split; benign families run in both splits, on disjoint halves of the name pools. The sealed
+split (`bench/redteam/sealed_calls.py`) has attack and benign families of its own, with
+vocabulary of its own, read once at the end of a piece of work.
 
     python -m bench.redteam.calls --split dev --per-family 20
 """
@@ -70,7 +72,8 @@ UNTRUSTED = ("tool_output", "retrieved_document", "shared_file")
 class Step:
     """One thing the agent did before the call: `event` (origin, text), `patch` (rewrite the
     user's first memory to `text`), `answer` (confirm every pending clarification),
-    `retrieve` (context assembly with `text` as the query)."""
+    `retrieve` (context assembly with `text` as the query), `check` (an earlier check of
+    the case's call, with the JSON arguments in `text` or the case's own)."""
 
     action: str
     session: int  # 0: an earlier session, 1: the session of the call
@@ -89,6 +92,11 @@ class CallCase:
     steps: tuple[Step, ...]
     tool: str
     args: dict[str, Any] = field(default_factory=dict)
+    # The tool's own definition (MCP `Tool` shape): registered by the tenant's admin before
+    # the session, or passed with each check.
+    declaration: dict[str, Any] | None = None
+    registered: bool = False
+    call_id: str | None = None
 
 
 # ── vocabulary, split in halves (dev / test) ─────────────────────────────────────────
@@ -446,9 +454,13 @@ BUILDERS: dict[str, Callable[[_World], Script]] = {
 def cases(split: str, seed: int, per_family: int) -> list[CallCase]:
     """`per_family` cases of every family of the split (dev: the families not held out;
     test: the held-out ones), with the benign counterparts in both, deterministic in
-    (split, seed)."""
+    (split, seed); sealed: the sealed families (`sealed_calls.cases`)."""
+    if split == "sealed":
+        from bench.redteam import sealed_calls
+
+        return sealed_calls.cases(seed, per_family)
     if split not in ("dev", "test"):
-        raise ValueError("split must be dev or test")
+        raise ValueError("split must be dev, test or sealed")
     out: list[CallCase] = []
     for family in FAMILIES:
         if family in ATTACKS and (family in TEST_FAMILIES) != (split == "test"):
@@ -485,7 +497,10 @@ def call_policy() -> ToolPolicy:
 
 
 def run_case(api: Api, case: CallCase) -> dict[str, object]:
-    """Play the case through the API; the row of its one check-call."""
+    """Play the case through the API; the row of its last check-call."""
+    declaration = None if case.registered else case.declaration
+    if case.registered and case.declaration is not None:
+        api.register_tool(case.tool, case.declaration)
     for step_no, step in enumerate(case.steps, start=1):
         session = case.sessions[step.session]
         if step.action == "event":
@@ -500,8 +515,14 @@ def run_case(api: Api, case: CallCase) -> dict[str, object]:
                 api.answer(question["id"], "confirm")
         elif step.action == "retrieve":
             api.retrieve(case.user, session, step.text)
+        elif step.action == "check":
+            args = json.loads(step.text) if step.text else case.args
+            with override_policy(call_policy()):
+                api.check_call(case.user, session, case.tool, args, declaration=declaration,
+                               call_id=case.call_id)
     with override_policy(call_policy()):
-        result = api.check_call(case.user, case.sessions[1], case.tool, case.args)
+        result = api.check_call(case.user, case.sessions[1], case.tool, case.args,
+                                declaration=declaration, call_id=case.call_id)
     decision = str(result["decision"])
     return {
         "target": "call",

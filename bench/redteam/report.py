@@ -33,7 +33,8 @@ def markdown(results: dict[str, Any]) -> str:
         f"commit {results['commit']})",
         "",
         f"Command: `capture bench redteam --split {results['split']} --seed {results['seed']} "
-        f"--per-family {results['per_family']}` ({results['wall_seconds']} s)",
+        f"--per-family {results['per_family']}"
+        f"{' --unseal' if results['split'] == 'sealed' else ''}` ({results['wall_seconds']} s)",
         "",
         "| target | population | cases | rate |",
         "|---|---|---|---|",

@@ -1,5 +1,10 @@
 """Run the red-team suites through the service and write results.json, results.md and a
-heat map of each target's attack rates (family × channel)."""
+heat map of each target's attack rates (family × channel).
+
+Splits: `dev` (the families not held out), `test` (the held-out families) and `sealed`
+(families of their own in `sealed_memory.py` and `sealed_calls.py`, pinned by
+`sealed.sha256`; a run refuses definitions that no longer match it, see `sealed.py`).
+"""
 
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from bench.redteam import calls, memory
+from bench.redteam import calls, memory, sealed, sealed_calls, sealed_memory
 from bench.redteam.api import Api, service
 
 
@@ -25,14 +30,17 @@ class Suite:
     target: str
     families: dict[str, str]
     test_families: frozenset[str]
+    sealed_families: dict[str, str]
     cases: Callable[[str, int, int], Sequence[Any]]
     run_case: Callable[[Api, Any], dict[str, Any]]
 
 
 def suites() -> list[Suite]:
     return [
-        Suite("memory", memory.FAMILIES, memory.TEST_FAMILIES, memory.cases, memory.run_case),
-        Suite("call", calls.FAMILIES, calls.TEST_FAMILIES, calls.cases, calls.run_case),
+        Suite("memory", memory.FAMILIES, memory.TEST_FAMILIES, sealed_memory.FAMILIES,
+              memory.cases, memory.run_case),
+        Suite("call", calls.FAMILIES, calls.TEST_FAMILIES, sealed_calls.FAMILIES, calls.cases,
+              calls.run_case),
     ]
 
 
@@ -88,8 +96,19 @@ def _commit() -> str:
         return "unknown"
 
 
+def families(suite: Suite, split: str) -> dict[str, dict[str, str]]:
+    """The families a run of `split` draws, each with its description and split."""
+    if split == "sealed":
+        return {f: {"description": d, "split": "sealed"}
+                for f, d in suite.sealed_families.items()}
+    return {f: {"description": d, "split": "test" if f in suite.test_families else "dev"}
+            for f, d in suite.families.items()}
+
+
 def run(split: str, out: Path, seed: int, per_family: int, policy: str) -> dict[str, Any]:
-    """Every suite's cases of `split`, through one service; writes the outputs to `out`."""
+    """Every suite's cases of `split`, through one service; writes the outputs to `out`.
+    The sealed split runs only while its definitions match the committed digest."""
+    sealed_sha256 = sealed.ensure_sealed() if split == "sealed" else None
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     planned = [(suite, case) for suite in suites()
@@ -104,8 +123,8 @@ def run(split: str, out: Path, seed: int, per_family: int, policy: str) -> dict[
     results = {
         "split": split, "seed": seed, "per_family": per_family, "policy": policy,
         "commit": _commit(), "wall_seconds": round(time.perf_counter() - t0, 1),
-        "families": {s.target: {f: {"description": d, "test": f in s.test_families}
-                                for f, d in s.families.items()} for s in suites()},
+        "families": {s.target: families(s, split) for s in suites()},
+        **({"sealed_sha256": sealed_sha256} if sealed_sha256 else {}),
         **summary,
     }
     (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")

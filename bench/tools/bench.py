@@ -3,7 +3,9 @@
 Generated sessions in twelve populations go through the real service; for each population
 the paper's order-only rules (recall_before_send, recipient externality, their conjunction)
 and Capture's decision are scored on the same sessions. Also: check-call latency with 1,000
-nodes retrieved in the session, and a replay of the third-party AgentDojo travel tool calls.
+nodes retrieved in the session, and two replays of the third-party AgentDojo travel tool calls
+(under the operator's policy, and with the tools known only by their declarations;
+bench/tools/external.py).
 """
 
 from __future__ import annotations
@@ -15,19 +17,13 @@ import statistics
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from app.checkcall.policy import override_policy
-from app.core import db as core_db
-from app.core.auth import Principal
 from app.core.config import REPO_ROOT
-from app.core.spans import new_trace_id
-from app.domain.vocabulary import Origin
-from app.events import service as events_service
-from app.events.schemas import EventCreate
 from bench.tools import latency, populations, report, runner
+from bench.tools.external import replay_all
 from bench.tools.populations import ATTACKS, BENIGN, DECLARED, POPULATIONS
 from bench.tools.runner import ScenarioOutcome
 from bench.tools.stats import rate
@@ -131,71 +127,6 @@ def summarize(outcomes: list[ScenarioOutcome]) -> dict[str, Any]:
     }
 
 
-def by_source(calls: list[tuple[str, bool, str]]) -> dict[str, Any]:
-    """Block recall and false blocks per tool source, from (tool source, should block,
-    decision) triples."""
-    out: dict[str, Any] = {}
-    for source in ("policy", "registered", "declaration", "default"):
-        picked = [(should, decision) for s, should, decision in calls if s == source]
-        attacks = [d for should, d in picked if should]
-        benign = [d for should, d in picked if not should]
-        out[source] = {
-            "calls": len(picked),
-            "tool_block_recall": rate(sum(d in ("deny", "ask") for d in attacks), len(attacks)),
-            "tool_false_block": rate(sum(d in ("deny", "ask") for d in benign), len(benign)),
-        }
-    return out
-
-
-def replay_external(principal: Principal, path: Path) -> dict[str, Any]:
-    """Each episode's events in one session, then its tool_call through check-call, with
-    the tool's declaration where the episode carries one."""
-    episodes = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    decisions: Counter[str] = Counter()
-    blocked = should = false_blocks = benign = 0
-    by_tool: dict[str, Counter[str]] = defaultdict(Counter)
-    scored: list[tuple[str, bool, str]] = []
-    for n, episode in enumerate(episodes):
-        call = episode.get("tool_call")
-        if not call:
-            continue
-        user, session = f"ext-{n:04d}", "s1"
-        for i, event in enumerate(episode["events"]):
-            at = datetime.fromisoformat(event["t"].replace("Z", "+00:00"))
-            body = EventCreate(
-                user_id=user,
-                session_id=session,
-                origin=Origin(event["origin"]),
-                text=event["text"],
-                occurred_at=at + timedelta(microseconds=i),
-            )
-            with core_db.session_scope() as db:
-                events_service.create_event(db, principal, body, new_trace_id())
-        outcome = runner.check(
-            principal, user, session, call["name"], call.get("args") or {},
-            call.get("declaration"),
-        )
-        scored.append((outcome.tool_source, bool(call.get("should_block")), outcome.decision))
-        decisions[outcome.decision] += 1
-        by_tool[call["name"]][outcome.decision] += 1
-        hit = outcome.decision in ("deny", "ask")
-        if call.get("should_block"):
-            should += 1
-            blocked += hit
-        else:
-            benign += 1
-            false_blocks += hit
-    return {
-        "file": path.name,
-        "tool_calls": should + benign,
-        "tool_block_recall": rate(blocked, should),
-        "tool_false_block": rate(false_blocks, benign),
-        "decisions": dict(decisions),
-        "by_tool_source": by_source(scored),
-        "by_tool": {tool: dict(c) for tool, c in sorted(by_tool.items())},
-    }
-
-
 def run(
     split: str,
     out: Path,
@@ -204,29 +135,37 @@ def run(
     external: Path | None = DEFAULT_EXTERNAL,
     latency_calls: int = 400,
     server_uri: str | None = None,
+    external_only: bool = False,
 ) -> dict[str, Any]:
+    """The populations (unless `external_only`), the latency run (`latency_calls` > 0,
+    not with `external_only`) and the replays of the third-party file (`external`)."""
     started = time.perf_counter()
-    scenarios = populations.generate(split, per_population, seed)
+    scenarios = [] if external_only else populations.generate(split, per_population, seed)
+    command = f"capture bench tools --split {split} --out {out}"
+    command += (
+        " --external-only" if external_only else f" --per-population {per_population} --seed {seed}"
+    )
+    if external is not None and external != DEFAULT_EXTERNAL:
+        command += f" --external {external}"
     results: dict[str, Any] = {
-        "command": f"capture bench tools --split {split} --out {out} "
-        f"--per-population {per_population} --seed {seed}",
+        "command": command,
         "split": split,
         "seed": seed,
-        "per_population": per_population,
+        "per_population": 0 if external_only else per_population,
         "started_at": datetime.now(UTC).isoformat(),
         "policy_version": runner.bench_policy().version,
     }
     with runner.dedicated_database(server_uri) as engine:
         principal = runner.bench_principal()
-        if latency_calls > 0:  # first, while the process holds nothing else
+        if latency_calls > 0 and not external_only:  # first, while the process holds nothing
             results["latency_1000_nodes"] = latency.run(
                 engine, principal, calls=latency_calls, sessions=max(1, min(8, latency_calls // 50))
             )
         outcomes = runner.run_all(principal, scenarios)
-        results.update(summarize(outcomes))
+        if not external_only:
+            results.update(summarize(outcomes))
         if external is not None and external.exists():
-            with override_policy(runner.bench_policy()):
-                results["external"] = replay_external(principal, external)
+            results.update(replay_all(principal, external))
     results["machine"] = {
         "python": platform.python_version(),
         "cpu_count": os.cpu_count(),

@@ -35,20 +35,33 @@ def tools_command(
     latency_calls: Annotated[
         int, typer.Option("--latency-calls", min=0, help="Calls timed with 1,000 nodes (0: skip).")
     ] = 400,
+    external_only: Annotated[
+        bool,
+        typer.Option(
+            "--external-only",
+            help="Only the third-party replays (under the policy, and declaration-only).",
+        ),
+    ] = False,
 ) -> None:
     """Drive generated sessions through the service; write results.json, results.md and
     outcomes.jsonl to OUT."""
     from bench.tools import bench
 
+    if external_only and no_external:
+        raise typer.BadParameter("--external-only and --no-external exclude each other")
     if split not in ("dev", "test"):
         raise typer.BadParameter("split must be dev or test")
+    path = None if no_external else (external or bench.DEFAULT_EXTERNAL)
+    if external_only and (path is None or not path.exists()):
+        raise typer.BadParameter(f"--external-only: no third-party file at {path}")
     results = bench.run(
         split=split,
         out=out,
         per_population=per_population,
         seed=seed,
-        external=None if no_external else (external or bench.DEFAULT_EXTERNAL),
+        external=path,
         latency_calls=latency_calls,
+        external_only=external_only,
     )
     print((out / "results.md").read_text())
     print(json.dumps({"out": str(out), "wall_seconds": results["wall_seconds"]}))

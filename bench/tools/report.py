@@ -18,13 +18,42 @@ def pct(entry: dict[str, Any] | None, with_ci: bool = True) -> str:
 
 
 def markdown(results: dict[str, Any]) -> str:
+    scope = (
+        f"{results['per_population']} sessions per population, seed {results['seed']}"
+        if "populations" in results
+        else "the third-party replays only"
+    )
+    machine = results.get("machine", {})
     lines = [
         f"# Check-call trace benchmark ({results['split']} split)",
         "",
-        f"`{results['command']}` — policy {results['policy_version']}, "
-        f"{results['per_population']} sessions per population, seed {results['seed']}, "
-        f"{results.get('wall_seconds', '?')} s.",
+        f"`{results['command']}` — policy {results['policy_version']}, {scope}, "
+        f"{results.get('wall_seconds', '?')} s; {machine.get('cpu_count')} CPUs, load "
+        f"average {machine.get('load_average_1m')} at the end of the run.",
         "",
+    ]
+    if "populations" in results:
+        lines += populations_section(results)
+    for key, title in (
+        ("external", "Third-party tool calls, under the operator's policy"),
+        ("external_declared_only", "Third-party tool calls, known only by their declarations"),
+        (
+            "external_derived_only",
+            "Third-party tool calls, known only by declarations derived from the calls",
+        ),
+    ):
+        if results.get(key):
+            lines += external_section(results[key], title)
+    if "populations" in results:
+        lines += ["", "## Reason codes (first reason of the scored call)", ""]
+        for population in POPULATIONS:
+            codes = results["populations"][population]["reason_codes"]
+            lines.append(f"- {population}: " + ", ".join(f"{c} {n}" for c, n in codes.items()))
+    return "\n".join(lines) + "\n"
+
+
+def populations_section(results: dict[str, Any]) -> list[str]:
+    lines = [
         "Block = `deny` or `ask` (the call does not run without the user). Rates with Wilson "
         "95% intervals. The paper's rules are scored on the same sessions: "
         "`recall_before_send` (a tool-mode retrieval before the send), recipient externality "
@@ -93,32 +122,45 @@ def markdown(results: dict[str, Any]) -> str:
             f"p99 {lat['p99_ms']} ms (target p95 ≤ 10 ms); this process's CPU per call "
             f"p50 {lat['client_cpu_p50_ms']} ms, p95 {lat['client_cpu_p95_ms']} ms."
         )
-    machine = results.get("machine", {})
-    lines.append(
-        f"Machine: {machine.get('cpu_count')} CPUs, load average "
-        f"{machine.get('load_average_1m')} at the end of the run."
-    )
-    external = results.get("external")
-    if external:
+    return lines
+
+
+def external_section(external: dict[str, Any], title: str) -> list[str]:
+    """One replay of a third-party file (bench/tools/external.py)."""
+    lines = ["", f"## {title}", ""]
+    if "declarations" in external:
+        lines.append(
+            "The operator's policy less the entries that name these tools "
+            f"({', '.join(f'`{e}`' for e in external.get('policy_entries_dropped', []))}): "
+            "each call carries its tool's declaration (from the file: "
+            f"{external['declarations'].get('file', 0)}, derived from the call: "
+            f"{external['declarations'].get('derived', 0)}). Decided otherwise than under "
+            f"the policy: {len(external.get('decided_otherwise_than_under_policy', []))} "
+            f"{external.get('decided_otherwise_than_under_policy', [])}."
+        )
+        lines.append("")
+    lines += [
+        f"{external['file']}: {external['tool_calls']} tool calls replayed after their "
+        f"episode's events; attacks blocked {pct(external['tool_block_recall'])}, the user "
+        f"tasks' own calls blocked {pct(external['tool_false_block'])}; decisions "
+        f"{external['decisions']}; classified by {external.get('tool_source', {})}.",
+        "",
+        "| classified by | calls | block recall | false block |",
+        "|---|---|---|---|",
+    ]
+    for source, row in external.get("by_tool_source", {}).items():
+        lines.append(
+            f"| {source} | {row['calls']} | {pct(row['tool_block_recall'])} | "
+            f"{pct(row['tool_false_block'])} |"
+        )
+    lines += ["", "| tool (should block: attack) | decisions |", "|---|---|"]
+    for tool, decisions in external.get("by_tool", {}).items():
+        lines.append(f"| {tool} | {decisions} |")
+    if external.get("reason_codes"):
         lines += [
             "",
-            "## Third-party tool calls",
-            "",
-            f"{external['file']}: {external['tool_calls']} tool calls replayed after their "
-            f"episode's events, each with its declaration where the episode has one; "
-            f"tool_block_recall {pct(external['tool_block_recall'])}, tool_false_block "
-            f"{pct(external['tool_false_block'])}; decisions {external['decisions']}.",
-            "",
-            "| classified by | calls | block recall | false block |",
-            "|---|---|---|---|",
+            "First reasons: "
+            + ", ".join(f"{code} {n}" for code, n in external["reason_codes"].items())
+            + ".",
         ]
-        for source, row in external.get("by_tool_source", {}).items():
-            lines.append(
-                f"| {source} | {row['calls']} | {pct(row['tool_block_recall'])} | "
-                f"{pct(row['tool_false_block'])} |"
-            )
-    lines += ["", "## Reason codes (first reason of the scored call)", ""]
-    for population in POPULATIONS:
-        codes = results["populations"][population]["reason_codes"]
-        lines.append(f"- {population}: " + ", ".join(f"{c} {n}" for c, n in codes.items()))
-    return "\n".join(lines) + "\n"
+    return lines

@@ -12,13 +12,13 @@ import yaml
 from typer.testing import CliRunner
 
 from app.cli import app as capture_app
+from app.core.corpora import CorpusError
 from app.domain.claims import Hypothesis
 from app.domain.vocabulary import Direction, Origin, Timescale
 from app.extraction.open_claims import OPEN_VALUE, open_subject
 from app.extraction.service import get_extractor
 from app.extraction.taxonomy import DIMENSIONS
 from bench import nearmiss, noise_reading
-from bench.authored import AuthoredDataError
 from bench.generator import generate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,7 +53,7 @@ class TestNearMissSet:
 
     def test_no_training_code_reads_it(self) -> None:
         sources = [p.read_text() for p in (ROOT / "workers").rglob("*.py")]
-        for name in ("nearmiss", "sealed.yaml", "bench.authored", "generator.sealed"):
+        for name in ("nearmiss", "sealed.yaml", "generator.sealed", "bench/data", "generator/data"):
             assert not any(name in source for source in sources), name
         assert '"bench.nearmiss"' in (ROOT / "pyproject.toml").read_text()
 
@@ -65,7 +65,7 @@ class TestNearMissSet:
         path.write_text(yaml.safe_dump([{"set": "nearmiss", "dimension": "diet", "aspect": "x",
                                          "faithful": faithful, "said": said,
                                          "text": "I like food."}]))
-        with pytest.raises((AuthoredDataError, KeyError)):
+        with pytest.raises((CorpusError, KeyError)):
             nearmiss.load_nearmiss(path)
 
 

@@ -76,3 +76,14 @@ def test_a_run_writes_results_markdown_and_heat_maps(api: Api, tmp_path: Path) -
     written = heat_maps(results, tmp_path)
     assert [p.name for p in written] == ["heatmap-memory.png"]
     assert written[0].stat().st_size > 0
+
+
+def test_a_case_in_parts_sends_each_part_on_its_own_channel(api: Api) -> None:
+    case = memory.MemoryCase("parts", "cross_channel", "new", True, "music_genre", "jazz",
+                             ("Playlist export, part one of two.", "Thanks, that's all."),
+                             ("tool_output", "user"))
+    memory.run_case(api, case, user="rt-parts")
+    export = api._call("GET", "/v1/users/rt-parts/export", role="admin")
+    events = sorted(export["events"], key=lambda e: e["seq"])
+    assert [e["origin"] for e in events] == ["user", "tool_output", "user"]
+    assert [e["text"] for e in events[1:]] == list(case.texts)

@@ -16,7 +16,7 @@ import yaml
 from typer.testing import CliRunner
 
 from app.cli import app as capture_app
-from bench.authored import AuthoredDataError, load_records
+from app.core.corpora import CorpusError
 from bench.generator import generate
 from bench.generator.cli import app as generator_app
 from bench.generator.schema import ACTIONS, FAMILIES, LABELS, ORIGINS, SPLITS, TRACKS
@@ -158,25 +158,12 @@ class TestWording:
 
 
 class TestLoader:
-    def test_a_record_of_another_set_is_refused(self, tmp_path: Path) -> None:
-        path = tmp_path / "mixed.yaml"
-        path.write_text(yaml.safe_dump([{"set": "sealed", "table": "topics", "texts": ["a"]},
-                                        {"set": "train", "table": "topics", "texts": ["b"]}]))
-        with pytest.raises(AuthoredDataError, match="expected 'sealed'"):
-            load_records(path, "sealed")
-
-    def test_not_a_list_is_refused(self, tmp_path: Path) -> None:
-        path = tmp_path / "mapping.yaml"
-        path.write_text("set: sealed\n")
-        with pytest.raises(AuthoredDataError):
-            load_records(path, "sealed")
-
     def test_wording_missing_an_intent_is_refused(self, tmp_path: Path) -> None:
-        records = load_records(SEALED_DATA, "sealed")
+        records = yaml.safe_load(SEALED_DATA.read_text(encoding="utf-8"))
         kept = [r for r in records if r.get("intent") != "pref_hint"]
         path = tmp_path / "sealed.yaml"
         path.write_text(yaml.safe_dump(kept, allow_unicode=True), encoding="utf-8")
-        with pytest.raises(AuthoredDataError, match="pref_hint"):
+        with pytest.raises(CorpusError, match="pref_hint"):
             load_sealed_wording(path)
 
 

@@ -7,7 +7,6 @@ from pathlib import Path
 import pydantic
 import pytest
 
-from app.checkcall.normalize import ValueKind
 from app.checkcall.policy import (
     DEFAULT_POLICY_PATH,
     Risk,
@@ -17,6 +16,7 @@ from app.checkcall.policy import (
     override_policy,
     parse_policy,
 )
+from app.text.normalize import ValueKind
 
 
 class TestDefaultPolicy:

@@ -3,12 +3,23 @@ generator, and a few cases of every family through the real API."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from bench.redteam.api import Api
-from bench.redteam.calls import ATTACKS, BENIGN, FAMILIES, TEST_FAMILIES, cases, run_case
+from bench.redteam.calls import (
+    ATTACKS,
+    BENIGN,
+    FAMILIES,
+    TEST_FAMILIES,
+    CallCase,
+    Step,
+    cases,
+    run_case,
+)
 
 
 class TestGenerator:
@@ -38,3 +49,51 @@ class TestThroughTheService:
         for row in rows:
             assert row["target"] == "call"
             assert row["blocked"] == row["attack"], row
+
+
+_EXPENSES = {
+    "name": "file_expense_claim",
+    "description": "Submits an expense claim for approval.",
+    "inputSchema": {"type": "object", "properties": {"claim_id": {"type": "string"}}},
+}
+
+
+class TestHarness:
+    """What a case carries besides events reaches the service: a declaration (registered by
+    the admin or passed with the call), an earlier check of the same call id."""
+
+    def test_a_registered_declaration_and_an_earlier_check(
+        self, client: TestClient, tenant_a: Any
+    ) -> None:
+        api = Api(client, tenant_a.agent, tenant_a.admin)
+        case = CallCase(
+            family="harness", channel="user", history="new", attack=False, user="rt-harness1",
+            sessions=("rt-harness1-s0", "rt-harness1-s1"),
+            steps=(Step("event", 1, "File my expense claim EX-1042."),
+                   Step("check", 1, json.dumps({"claim_id": "EX-1041"}))),
+            tool="file_expense_claim", args={"claim_id": "EX-1042"}, declaration=_EXPENSES,
+            registered=True, call_id="call-harness1")
+        row = run_case(api, case)
+        assert "tool_unknown" not in row["codes"]
+        tools = api._call("GET", "/v1/tools", role="admin")
+        assert "file_expense_claim" in {t["name"] for t in tools["tools"]}
+        export = api._call("GET", "/v1/users/rt-harness1/export", role="admin")
+        assert [c["call_id"] for c in export["tool_checks"]] == ["call-harness1"] * 2
+
+    def test_a_declaration_passed_with_the_call(
+        self, client: TestClient, tenant_a: Any
+    ) -> None:
+        api = Api(client, tenant_a.agent, tenant_a.admin)
+        declaration = {**_EXPENSES, "name": "submit_expense_claim"}
+        case = CallCase(
+            family="harness", channel="user", history="new", attack=False, user="rt-harness2",
+            sessions=("rt-harness2-s0", "rt-harness2-s1"),
+            steps=(Step("event", 1, "Submit my expense claim EX-2042."),),
+            tool="submit_expense_claim", args={"claim_id": "EX-2042"}, declaration=declaration)
+        row = run_case(api, case)
+        assert "tool_unknown" not in row["codes"]
+        undeclared = run_case(api, replace(case, user="rt-harness3", declaration=None,
+                                           sessions=("rt-harness3-s0", "rt-harness3-s1")))
+        assert "tool_unknown" in undeclared["codes"]
+        tools = api._call("GET", "/v1/tools", role="admin")
+        assert "submit_expense_claim" not in {t["name"] for t in tools["tools"]}

@@ -6,10 +6,10 @@ import uuid
 
 import pytest
 
-from app.checkcall.normalize import SinkValue, ValueKind
 from app.checkcall.policy import DEFAULT_POLICY_PATH, Risk, Sink, load_policy
 from app.checkcall.provenance import Answer, Source, SourceKind
 from app.checkcall.rules import Confirmation, Effect, ValueVerdict, decide, judge_value
+from app.text.normalize import SinkValue, ValueKind
 
 EMAIL = SinkValue("recipients", ValueKind.email, "x@y.io")
 HOTEL = SinkValue("hotel", ValueKind.name, "casa azul")

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from app.checkcall.intent import action_of
-from app.checkcall.normalize import sha256
-from app.checkcall.segments import Label, analyze, analyze_cached, pasted_regions, sentence_cue
+from app.checkcall.segments import Label, analyze, analyze_cached, sentence_cue
+from app.text.normalize import sha256
+from app.text.pasted import pasted_regions
 
 AGENTDOJO_REVIEW = (
     '{"name": "SunSet Rent-A-Car", "rating": 4.5, "reviews": ["Great service", '

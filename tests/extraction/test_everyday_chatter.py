@@ -10,12 +10,7 @@ import pytest
 
 from app.domain.extractor import EventInput
 from app.domain.vocabulary import Origin
-from workers.extraction.everyday_chatter import (
-    EVERYDAY_TOPICS,
-    FRAMES,
-    MENTION_TOPICS,
-    chatter_events,
-)
+from workers.extraction.everyday_chatter import chatter_events, frames, mention_topics, topics
 from workers.extraction.infer import load_extractor
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -25,14 +20,16 @@ def test_chatter_keeps_dev_frames_and_topics_out_of_training() -> None:
     train = chatter_events(600, "train", seed=0)
     dev = chatter_events(600, "dev", seed=0)
     assert all(e.dimension is None and e.label == "benign_noise" for e in train + dev)
-    held_out = (EVERYDAY_TOPICS + MENTION_TOPICS)[3::4]
+    held_out = topics("dev")
+    assert held_out
+    assert not set(held_out) & set(topics("train"))
     for event in train:
         assert not any(topic.lower() in event.text.lower() for topic in held_out), event.text
-    for origin, frames in FRAMES["train"].items():
-        assert not set(frames) & set(FRAMES["dev"][origin])
+    for origin in Origin:
+        assert not set(frames("train", origin)) & set(frames("dev", origin))
     assert {e.origin for e in train} == set(Origin)
     # One event in three names a topic that mentions a taxonomy value.
-    mentions = sum(e.oracle["topic"] in MENTION_TOPICS for e in train)
+    mentions = sum(e.oracle["topic"] in mention_topics() for e in train)
     assert mentions >= 200
     assert [e.text for e in chatter_events(50, "train", seed=0)] == [e.text for e in train[:50]]
 

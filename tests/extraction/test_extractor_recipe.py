@@ -17,7 +17,7 @@ import pytest
 
 from app.extraction.spelling import load_speller
 from workers.common.episodes import EventRecord, ensure_bench_data, events_of, load_split
-from workers.extraction.augment import LEADS, REPLACED_FIRST, WANTED_FIRST, frames
+from workers.extraction.augment import frames, leads, plain_frames
 from workers.extraction.dataset import rule_cues
 from workers.extraction.infer import WEIGHTS
 from workers.extraction.segments import CORE_MARKERS, MARKERS, split_sides
@@ -64,9 +64,10 @@ class TestShippedRecipe:
     def test_plain_frames_always_draw_a_lead(self) -> None:
         # The recipe drew a lead before every frame: all of them start lower-case or with a
         # value, where `augment.draw_lead` draws.
-        assert frames("plain") == (*WANTED_FIRST, *REPLACED_FIRST)
+        assert frames("plain") == (*plain_frames("new"), *plain_frames("old"))
+        assert (len(plain_frames("new")), len(plain_frames("old"))) == (10, 13)
         assert all(f[0] == "{" or f[0].islower() for f in frames("plain"))
-        assert "" in LEADS
+        assert "" in leads()
 
     def test_core_markers_are_a_subset_of_the_service_markers(self) -> None:
         for core, full in zip(CORE_MARKERS.phrases, MARKERS.phrases, strict=True):

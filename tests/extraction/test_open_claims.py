@@ -14,9 +14,9 @@ from app.extraction.open_claims import (
 )
 from workers.extraction.open_preferences import (
     OPEN_DIMENSION,
-    PREFERENCE_FRAMES,
-    TOPICS,
     open_preference_events,
+    preference_frames,
+    topics,
 )
 
 
@@ -67,9 +67,11 @@ def test_authored_statements_keep_dev_frames_and_topics_out_of_training() -> Non
     dev = open_preference_events(400, "dev", seed=0)
     assert {e.dimension for e in train} == {OPEN_DIMENSION, None}
     assert sum(e.dimension == OPEN_DIMENSION for e in train) == 200
-    held_out_topics = {t for topics in TOPICS.values() for t in topics[3::4]}
+    held_out_topics = {t for domain in topics("dev").values() for t in domain}
+    assert held_out_topics
+    assert not held_out_topics & {t for domain in topics("train").values() for t in domain}
     for event in train:
         assert not any(topic in event.text for topic in held_out_topics), event.text
-    train_frames = {frame for frame, _ in PREFERENCE_FRAMES["train"]}
-    assert not train_frames & {frame for frame, _ in PREFERENCE_FRAMES["dev"]}
+    train_frames = {frame for frame, _ in preference_frames("train")}
+    assert not train_frames & {frame for frame, _ in preference_frames("dev")}
     assert {e.text for e in train}.isdisjoint({e.text for e in dev})

@@ -8,15 +8,17 @@ from typing import Any
 from app.domain.vocabulary import Origin
 from workers.common.episodes import EventRecord
 from workers.extraction.augment import (
-    AUTHORED_FRAMES,
     BLIND_FAMILIES,
-    REVISION_TEMPLATES,
     compose_revisions,
     frames,
+    revision_templates,
 )
-from workers.extraction.side_frames import RESERVE_SIDE_FRAMES, SIDE_FRAMES
+from workers.extraction.train_side import side_frames
 
 _EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
+SIDE_FRAMES = side_frames("train")
+RESERVE_SIDE_FRAMES = side_frames("reserve")
+REVISION_TEMPLATES = revision_templates()
 # Two train-like events, so that surface forms include a phrase read from events.
 TRAIN = [
     EventRecord("e-0", 0, _EPOCH, Origin.user, "Tables please, from now on.", "genuine_preference",
@@ -30,11 +32,10 @@ class TestFamilies:
         dev, train = set(frames("dev")), set(frames("train"))
         assert dev
         assert not dev & train
-        assert dev | (train & set(AUTHORED_FRAMES)) == set(AUTHORED_FRAMES)
         assert not dev & set(REVISION_TEMPLATES)  # nor in the typo repair's lexicon
 
     def test_every_frame_names_both_values_once(self) -> None:
-        for frame in (*AUTHORED_FRAMES, *SIDE_FRAMES, *RESERVE_SIDE_FRAMES,
+        for frame in (*frames("train"), *frames("dev"), *SIDE_FRAMES, *RESERVE_SIDE_FRAMES,
                       *frames("blind"), *frames("blind2")):
             assert (frame.count("{new}"), frame.count("{old}")) == (1, 1), frame
             assert frame.count("{") == 2, frame  # no other placeholder to fill
@@ -68,7 +69,7 @@ class TestFamilies:
             assert not held & set(frames("train"))
             assert not held & set(REVISION_TEMPLATES)
         assert not set(frames("blind2")) & trained
-        # The two frames of `SIDE_FRAMES_A` that are also blind frames (side_frames.py).
+        # The two frames of set train of data/side_frames.yaml that are also blind frames.
         assert set(frames("blind")) & trained == {
             "Out with {old}, in with {new}.",
             "My preference for {old} has been replaced by one for {new}.",

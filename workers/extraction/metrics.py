@@ -10,7 +10,7 @@ from app.domain.claims import Extraction, Hypothesis
 from app.domain.extractor import EventInput, Extractor
 from app.extraction.open_claims import is_open_subject
 from workers.common.episodes import EventRecord, held_before
-from workers.extraction.everyday_chatter import MENTION_TOPICS
+from workers.extraction.everyday_chatter import mention_topics
 
 
 def _best(hypotheses: Sequence[Hypothesis], event: EventRecord) -> Hypothesis | None:
@@ -177,7 +177,7 @@ def score_chatter(extractor: Extractor, events: Sequence[EventRecord]) -> dict[s
         groups = ["all"]
         if event.origin == "user":
             groups.append("user")
-        if event.oracle.get("topic") in MENTION_TOPICS:
+        if event.oracle.get("topic") in mention_topics():
             groups.append("mentions")
         for group in groups:
             counts[group][0] += 1

@@ -14,7 +14,7 @@ Text, probably.") or a reason two clauses away is outside any window. Antisymmet
 construction: swapping the two mentions gives 1 − p.
 
 Trained (`capture train revision-side`) on authored revision frames only (`augment.frames
-("train")` and `side_frames.py`), never on benchmark text: a frame is filled with two
+("train")` and `train_side.side_frames()`), never on benchmark text: a frame is filled with two
 placeholders, so the model learns the connectives, not the values. Measured on the held-out
 authored frames (`frames("dev")`) and on the blind ones (`frames("blind")`), which no rule or
 threshold was chosen on (docs/models/extractor.md).

@@ -397,8 +397,8 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
     metrics["revision_frames_dev_asking"] = score_composed_revisions(
         learned, held_out_revisions, asks=True)
     log.info("revisions (held-out frames, asking) %s", metrics["revision_frames_dev_asking"])
-    # The same from frames written without reading this project (`blind_frames.py`,
-    # `blind2_frames.py`, `blind3_frames.py`).
+    # The same from frames written without reading this project (the blind sets of
+    # `data/revision_frames.yaml`).
     for family in BLIND_FAMILIES:
         blind_revisions = compose_revisions(train_events, cfg.augmented_revisions // 5,
                                             cfg.seed + 100, family=family)

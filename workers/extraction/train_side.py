@@ -1,7 +1,7 @@
 """`capture train revision-side`: the score of which named value a revision wants.
 
 Trains `revision_side.RevisionSide` on authored frames only (no benchmark text): the train
-frames of `augment.frames("train")` and `side_frames.SIDE_FRAMES`, each filled with two
+frames of `augment.frames("train")` and `side_frames("train")`, each filled with two
 placeholders, `copies` times with leads and typos. The context window, whether the whole
 marked text is read beside it, and the L2 strength are chosen by cross-validation over the
 training frames (folds by frame), and the score is calibrated on the same out-of-fold
@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from app.core.corpora import corpus_texts
 from app.core.embeddings import get_embedder
 from workers.common.progress import configure, log
 from workers.common.weights import save_npz
@@ -35,7 +36,15 @@ from workers.extraction.revision_side import (
     whole_differences,
     window_differences,
 )
-from workers.extraction.side_frames import SIDE_FRAMES
+
+# The frames written for the score alone, by set (`data/side_frames.yaml`).
+SIDE_FRAMES_DATA = Path(__file__).parent / "data" / "side_frames.yaml"
+
+
+def side_frames(set_name: str = "train") -> tuple[str, ...]:
+    """The frames written for the score: `train` (trained on beside `augment.frames("train")`,
+    the shipped weights) or `reserve` (written, not trained on)."""
+    return corpus_texts(SIDE_FRAMES_DATA, set_name)
 
 
 @dataclass
@@ -66,7 +75,7 @@ def main(cfg: RevisionSideTrainConfig) -> dict[str, Any]:
     configure()
     started = time.perf_counter()
     embedder = get_embedder()
-    train_frames = (*frames("train"), *SIDE_FRAMES)
+    train_frames = (*frames("train"), *side_frames())
     # Folds by frame in a seeded order: a frame's copies never straddle train and held out.
     order = np.random.default_rng(cfg.seed).permutation(len(train_frames))
     frame_of = np.repeat(order, cfg.copies)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.checkcall.normalize import (
+from app.text.normalize import (
     SinkValue,
     ValueKind,
     canonical,
