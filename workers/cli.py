@@ -40,12 +40,19 @@ def extractor(
                                                 "out-of-fold train.")] = False,
     threshold: Annotated[float | None, typer.Option(help="A fixed abstention threshold "
                                                     "(default: the best pooled F1).")] = None,
+    authored_frames: Annotated[bool, typer.Option(help="The authored-frames recipe (model "
+                                                  "version 7): 5,000 revisions composed "
+                                                  "from the authored frames too, sides split "
+                                                  "by the full markers. Default: the "
+                                                  "shipped recipe.")] = False,
 ) -> None:
     """Train the extractor (MLP heads over MiniLM embeddings and rule-reader cues)."""
-    from workers.extraction.train import ExtractorTrainConfig, main
+    from workers.extraction.train import ExtractorTrainConfig, authored_recipe, main
 
     cfg = ExtractorTrainConfig(seed=seed, threads=threads, limit=limit, spelling=spelling,
                                pooled_threshold=not dev_threshold, threshold=threshold)
+    if authored_frames:
+        cfg = authored_recipe(cfg)
     if epochs is not None:
         cfg.epochs = epochs
     if out is not None:

@@ -29,9 +29,20 @@ BLIND_FAMILIES: tuple[str, ...] = ("blind", "blind2", "blind3", "blind3_new_only
 
 
 def frames(family: str = "train") -> tuple[str, ...]:
-    """The revision frames of a set: `train`, `dev` (every fourth authored frame, held out),
-    and the blind sets (`BLIND_FAMILIES`; `blind3_new_only` names only the new value)."""
-    return corpus_texts(REVISION_FRAMES_DATA, family, table="frames")
+    """The revision frames of a set: `plain` (the shipped extractor's training frames,
+    `plain_frames("new")` then `plain_frames("old")`), `train` (those and three authored
+    frames in four), `dev` (every fourth authored frame, held out), and the blind sets
+    (`BLIND_FAMILIES`; `blind3_new_only` names only the new value)."""
+    if family == "plain":
+        return (*plain_frames("new"), *plain_frames("old"))
+    own = corpus_texts(REVISION_FRAMES_DATA, family, table="frames")
+    return (*frames("plain"), *own) if family == "train" else own
+
+
+def plain_frames(first: str) -> tuple[str, ...]:
+    """The plain frames with the wanted value first (`first` "new") or the replaced value
+    first ("old")."""
+    return corpus_texts(REVISION_FRAMES_DATA, "plain", table="frames", first=first)
 
 
 @cache
@@ -40,13 +51,19 @@ def leads() -> tuple[str, ...]:
     return strings(select(REVISION_FRAMES_DATA, SHARED, table="leads"), allow_empty=True)
 
 
+def connectives(family: str = "train") -> tuple[str, ...]:
+    """Every connective's own words in a training family (`plain` or `train`), for the typo
+    repair's lexicon (`train.build_speller`)."""
+    return (*frames(family), *leads())
+
+
 def revision_templates() -> tuple[str, ...]:
-    """Every training connective's own words, for the typo repair's lexicon
-    (`train.build_speller`)."""
-    return (*frames("train"), *leads())
+    """The widest training family's connectives: every connective any recipe trains on."""
+    return connectives("train")
 
 
 _EPOCH = datetime(2024, 1, 1, tzinfo=UTC)
+_TRAINING = frozenset({"plain", "train"})  # the families a recipe trains on
 
 
 def draw_lead(frame: str, rng: random.Random) -> str:
@@ -107,16 +124,18 @@ def compose_revisions(
     family: str = "train",
 ) -> list[EventRecord]:
     """`count` synthetic user revisions "new over old" of one dimension each, labelled with
-    the new value (prefer, global, permanent) and the value it replaces (`replaces`)."""
+    the new value (prefer, global, permanent) and the value it replaces (`replaces`). The
+    `plain` family alternates a wanted-first and a replaced-first frame."""
     rng = random.Random(seed)
     forms = surface_forms(train_events)
     dimensions = [d for d in DIMENSIONS if len(d.values) >= 2]
     pool = frames(family)
+    halves = (plain_frames("new"), plain_frames("old")) if family == "plain" else None
     out: list[EventRecord] = []
     for i in range(count):
         dimension = rng.choice(dimensions)
         new, old = rng.sample(list(dimension.values), 2)
-        template = rng.choice(pool)
+        template = rng.choice(halves[i % 2] if halves is not None else pool)
         text = draw_lead(template, rng) + template.format(
             new=rng.choice(forms[(dimension.name, new.name)]),
             old=rng.choice(forms[(dimension.name, old.name)]),
@@ -127,7 +146,8 @@ def compose_revisions(
             "action": "update", "attack": False, "changepoint": True,
             "dimension": dimension.name, "value": new.name, "direction": "prefer",
             "scope": "global", "timescale": "permanent", "replaces": old.name,
-            "template_family": f"augmented_revision/{'composed' if family == 'train' else family}",
+            "template_family": "augmented_revision/"
+                               + ("composed" if family in _TRAINING else family),
         }
         out.append(EventRecord(f"augmented-{family}-{i}", 0, _EPOCH, Origin.user, text,
                                "genuine_preference", oracle))

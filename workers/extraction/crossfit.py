@@ -11,9 +11,11 @@ reads the held-out one. Two users:
 - the extractor's abstention threshold is chosen on these reads pooled with dev's: four
   held-out families per intent instead of dev's one (`train.main`).
 
-The fold extractors are trained exactly as the shipped one (same config, an ensemble of the
-same size, a lexicon and augmentation drawn from the training folds only) and cached under
-`work_dir` by everything they depend on.
+The fold extractors are trained exactly as a recipe's extractor is (same config, an ensemble
+of the same size, a lexicon and augmentation drawn from the training folds only) and cached
+under `work_dir` by everything they depend on. The threshold's are trained by the recipe being
+trained; the replay's by the authored-frames recipe (`read_train_out_of_fold`), whatever the
+shipped extractor's is.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from workers.common.progress import log
 from workers.common.weights import load_npz, save_npz
 from workers.extraction.dataset import ExtractorRows, as_written, build_rows
 from workers.extraction.infer import ExtractorHeads, LearnedExtractor
+from workers.extraction.segments import Markers
 
 if TYPE_CHECKING:
     from workers.extraction.train import ExtractorTrainConfig
@@ -46,10 +49,12 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class FoldModel:
     """An extractor trained without one fold: the arrays of a network or an ensemble
-    (`infer.join_members`), and its typo repair (None: it reads the text as written)."""
+    (`infer.join_members`), its typo repair (None: it reads the text as written), and the
+    markers that split the sides it was trained on (it reads with them)."""
 
     arrays: dict[str, npt.NDArray[np.float32]]
     speller: Speller | None
+    markers: Markers
 
     def reading(self, text: str) -> str:
         return self.speller.normalize(text) if self.speller is not None else text
@@ -77,16 +82,17 @@ def family_folds(events: list[EventRecord], folds: int) -> np.ndarray:
 
 def _key(events: list[EventRecord], cache: EmbeddingCache, cfg: ExtractorTrainConfig,
          folds: int) -> str:
-    from workers.extraction.augment import revision_templates
-    from workers.extraction.segments import MARKERS
-    from workers.extraction.train import MODEL_VERSION
+    from workers.extraction.augment import connectives
 
-    # Everything the fold extractors depend on (not where they are written, nor threads).
+    # Everything the fold extractors depend on (not where they are written, nor threads). The
+    # recipe enters through its version, connectives and markers.
     learning = {k: v for k, v in asdict(cfg).items()
                 if k not in ("out", "data_dir", "cache", "threads", "report_splits",
-                             "threshold_folds", "pooled_threshold", "threshold", "fold_dir")}
+                             "threshold_folds", "pooled_threshold", "threshold", "fold_dir",
+                             "authored_frames")}
     return hashlib.sha256(json.dumps(
-        [MODEL_VERSION, cache.embedder.name, folds, learning, revision_templates(), MARKERS,
+        [cfg.model_version, cache.embedder.name, folds, learning,
+         connectives(cfg.frame_family), cfg.markers.phrases,
          [hashlib.sha1(e.text.encode()).hexdigest() for e in events]],
         sort_keys=True, default=str,
     ).encode()).hexdigest()[:16]
@@ -109,7 +115,8 @@ def fold_models(
         lexicon = directory / f"fold{fold}.lexicon.json"
         if weights.exists():
             arrays, _ = load_npz(weights)
-            models.append(FoldModel(arrays, load_speller(lexicon) if cfg.spelling else None))
+            speller = load_speller(lexicon) if cfg.spelling else None
+            models.append(FoldModel(arrays, speller, cfg.markers))
             continue
         log.info("out-of-fold extractor %d/%d: %d held-out events",
                  fold + 1, folds, int(np.sum(assignment == fold)))
@@ -129,13 +136,13 @@ def _fit_fold(
 
     speller = extraction_train.build_speller(fold_events, cfg) if cfg.spelling else None
     read = speller.normalize if speller is not None else as_written
-    rows = build_rows(fold_events, cache, read)
+    rows = build_rows(fold_events, cache, read, cfg.markers)
 
     def rows_for(member_seed: int) -> ExtractorRows:
         extra = extraction_train.augmentation_rows(fold_events, cache, cfg, member_seed, read)
         return rows.extended(extra)
 
-    return FoldModel(extraction_train.fit_ensemble(rows_for, cfg, seed), speller)
+    return FoldModel(extraction_train.fit_ensemble(rows_for, cfg, seed), speller, cfg.markers)
 
 
 def _held_out(
@@ -146,7 +153,8 @@ def _held_out(
     out = []
     for fold, model in enumerate(models):
         index = np.flatnonzero(assignment == fold)
-        out.append((index, model, build_rows([events[i] for i in index], cache, model.reading)))
+        held_out = [events[i] for i in index]
+        out.append((index, model, build_rows(held_out, cache, model.reading, model.markers)))
     return out
 
 
@@ -229,16 +237,17 @@ def read_train_out_of_fold(
     ensemble: int | None = None,
     augmentation: float = 1.0,
 ) -> list[Hypothesis | None]:
-    """Out-of-fold readings of the train split by fold extractors trained as the shipped one
-    is (its default config with this seed and epochs; on repaired text where it reads one).
-    Smoke tests shrink them: `ensemble` members (None: the default) and `augmentation`, the
-    share of the default's authored training statements."""
+    """Out-of-fold readings of the train split by fold extractors of the authored-frames
+    recipe (`train.authored_recipe`, with this seed and epochs; on repaired text where the
+    shipped extractor reads one), whose sides are split as the service splits them. Smoke
+    tests shrink them: `ensemble` members (None: the recipe's) and `augmentation`, the share
+    of the recipe's authored training statements."""
     from workers.extraction import train as extraction_train
 
     events = events_of(episodes)
-    cfg = extraction_train.ExtractorTrainConfig(
+    cfg = extraction_train.authored_recipe(extraction_train.ExtractorTrainConfig(
         seed=seed, epochs=epochs, threads=threads, spelling=extractor.speller is not None
-    ).with_augmentation(augmentation)
+    )).with_augmentation(augmentation)
     if ensemble is not None:
         cfg.ensemble = ensemble
     models = fold_models(events, cache, cfg, folds=folds, work_dir=work_dir)

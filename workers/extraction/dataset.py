@@ -13,7 +13,7 @@ from app.extraction.deterministic import DeterministicExtractor
 from workers.common.embedding_cache import EmbeddingCache
 from workers.common.episodes import EventRecord
 from workers.extraction.open_preferences import OPEN_DIMENSION
-from workers.extraction.segments import split_sides
+from workers.extraction.segments import MARKERS, Markers, split_sides
 from workers.extraction.vocab import (
     CLAIM_INDEX,
     DIRECTIONS,
@@ -85,13 +85,17 @@ def features(
 
 
 def side_embeddings(
-    texts: list[str], embeddings: npt.NDArray[np.float32], embed: EmbedFn
+    texts: list[str],
+    embeddings: npt.NDArray[np.float32],
+    embed: EmbedFn,
+    markers: Markers = MARKERS,
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """(N, 384) kept-side and rejected-side embeddings of `texts` (whose own embeddings are
-    `embeddings`): only texts with a rejected side cost two more embeddings."""
+    `embeddings`), the sides split by `markers`: only texts with a rejected side cost two
+    more embeddings."""
     kept = embeddings.copy()
     rejected = np.zeros_like(embeddings)
-    sides = [split_sides(t) for t in texts]
+    sides = [split_sides(t, markers) for t in texts]
     split = [i for i, s in enumerate(sides) if s.has_rejected]
     if split:
         vectors = embed([sides[i].kept for i in split] + [sides[i].rejected for i in split])
@@ -107,16 +111,20 @@ def rule_cues(event: EventRecord, text: str) -> list[float]:
 
 
 def build_rows(
-    events: list[EventRecord], cache: EmbeddingCache, read: ReadFn = as_written
+    events: list[EventRecord],
+    cache: EmbeddingCache,
+    read: ReadFn = as_written,
+    markers: Markers = MARKERS,
 ) -> ExtractorRows:
-    """One row per event, its features computed on `read(text)`."""
+    """One row per event, its features computed on `read(text)`, its sides split by
+    `markers` (the service's by default)."""
     texts = [read(e.text) for e in events]
     embeddings = cache.embed(texts)
     x = features(
         embeddings,
         [origin_one_hot(e.origin) for e in events],
         [rule_cues(e, t) for e, t in zip(events, texts, strict=True)],
-        *side_embeddings(texts, embeddings, cache.embed),
+        *side_embeddings(texts, embeddings, cache.embed, markers),
     )
     n = len(events)
     has = np.zeros(n, dtype=np.float32)

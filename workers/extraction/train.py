@@ -35,7 +35,7 @@ from workers.extraction import crossfit
 from workers.extraction.augment import (
     BLIND_FAMILIES,
     compose_revisions,
-    revision_templates,
+    connectives,
     surface_forms,
 )
 from workers.extraction.dataset import (
@@ -59,10 +59,16 @@ from workers.extraction.metrics import (
 from workers.extraction.model import ExtractorModelConfig, ExtractorNet, export
 from workers.extraction.one_off_requests import one_off_events, standing_events
 from workers.extraction.open_preferences import open_preference_events, taxonomy_statements
+from workers.extraction.segments import CORE_MARKERS, MARKERS, Markers
 
-# Version 7: the heads read typo-repaired text (a lexicon file beside the weights names the
-# repairs), and the kept / rejected sides come from the markers in `segments.py`.
-MODEL_VERSION = "7"
+# The model version of each recipe (`ExtractorTrainConfig.authored_frames`). Both read
+# typo-repaired text (a lexicon file beside the weights names the repairs). 6: the shipped
+# heads, trained on the plain revision frames with sides split by `segments.CORE_MARKERS`.
+# 7: trained on the authored frames too, with sides split by the full `segments.MARKERS`.
+MODEL_VERSION = "6"
+AUTHORED_MODEL_VERSION = "7"
+# Composed revisions of the authored-frames recipe (`authored_recipe`).
+AUTHORED_REVISIONS = 5000
 
 
 @dataclass(slots=True)
@@ -79,8 +85,14 @@ class ExtractorTrainConfig:
     # Weight of the has-preference (abstention) loss beside the field losses (paper: ω_abs).
     abstention_weight: float = 1.0
     # Two-value revisions composed from the train split (`augment.py`) added to training.
-    # The shipped version 7 weights were trained with 3,000 (docs/models/extractor.md).
-    augmented_revisions: int = 5000
+    augmented_revisions: int = 3000
+    # The recipe. False (the shipped extractor's): revisions composed from the plain frames
+    # (`augment.frames("plain")`), sides split by `segments.CORE_MARKERS`. True: the authored
+    # frames too (`augment.frames("train")`), sides split by the full `segments.MARKERS`,
+    # which the service reads with; `authored_recipe` pairs it with 5,000 revisions. The
+    # gate's and relation model's out-of-fold extractors train this one
+    # (`crossfit.read_train_out_of_fold`).
+    authored_frames: bool = False
     # Authored statements on topics outside the taxonomy (`open_preferences.py`), half of them
     # preferences (the open claim class), half the same topics without one.
     open_statements: int = 4000
@@ -114,11 +126,31 @@ class ExtractorTrainConfig:
     limit: int | None = None
     report_splits: tuple[str, ...] = ("dev", "test")
 
+    @property
+    def frame_family(self) -> str:
+        """The frame family composed revisions are drawn from (`augment.frames`)."""
+        return "train" if self.authored_frames else "plain"
+
+    @property
+    def markers(self) -> Markers:
+        """The markers that split the training texts' sides (`segments.py`)."""
+        return MARKERS if self.authored_frames else CORE_MARKERS
+
+    @property
+    def model_version(self) -> str:
+        return AUTHORED_MODEL_VERSION if self.authored_frames else MODEL_VERSION
+
     def with_augmentation(self, share: float) -> ExtractorTrainConfig:
         """This recipe with `share` of each authored augmentation (smoke tests: a tenth)."""
         return replace(self, **{name: round(getattr(self, name) * share) for name in (
             "augmented_revisions", "open_statements", "chatter", "one_off_requests",
             "standing_requests")})
+
+
+def authored_recipe(cfg: ExtractorTrainConfig) -> ExtractorTrainConfig:
+    """`cfg` made the authored-frames recipe (`ExtractorTrainConfig.authored_frames`), with
+    its 5,000 composed revisions."""
+    return replace(cfg, authored_frames=True, augmented_revisions=AUTHORED_REVISIONS)
 
 
 def _tensor_rows(rows: ExtractorRows) -> dict[str, torch.Tensor]:
@@ -139,7 +171,7 @@ def authored_events(
     (train-split events): revisions composed from them, the authored open statements
     (`train` family) and the same frames filled with taxonomy values seen in `events`, and
     authored chatter."""
-    composed = compose_revisions(events, cfg.augmented_revisions, seed)
+    composed = compose_revisions(events, cfg.augmented_revisions, seed, family=cfg.frame_family)
     authored = open_preference_events(cfg.open_statements, "train", seed)
     authored += taxonomy_statements(surface_forms(events), cfg.open_statements // 2, seed)
     authored += chatter_events(cfg.chatter, "train", seed)
@@ -157,7 +189,7 @@ def augmentation_rows(
 ) -> ExtractorRows:
     """The rows of `authored_events`: the composed revisions train the fields only."""
     composed, authored = authored_events(events, cfg, seed)
-    rows = build_rows(composed + authored, cache, read)
+    rows = build_rows(composed + authored, cache, read, cfg.markers)
     rows.has_preference[: len(composed)] = NO_ABSTENTION_TARGET
     return rows
 
@@ -224,7 +256,8 @@ def build_speller(events: list[EventRecord], cfg: ExtractorTrainConfig) -> Spell
     """The typo repair of an extractor trained on `events`: its lexicon holds the words of
     those events and of what training adds to them (seed cfg.seed), and the taxonomy's."""
     composed, authored = authored_events(events, cfg, cfg.seed)
-    texts = [e.text for e in (*events, *composed, *authored)] + list(revision_templates())
+    texts = [e.text for e in (*events, *composed, *authored)] + list(
+        connectives(cfg.frame_family))
     vocabulary = encoder_vocabulary()
     return Speller(lexicon_counts(texts, taxonomy_words(), vocabulary), vocabulary)
 
@@ -249,7 +282,18 @@ def _retrain_command(cfg: ExtractorTrainConfig) -> str:
     flags += [] if cfg.spelling else ["--no-spelling"]
     flags += [] if cfg.pooled_threshold else ["--dev-threshold"]
     flags += [] if cfg.threshold is None else [f"--threshold {cfg.threshold}"]
+    flags += ["--authored-frames"] if cfg.authored_frames else []
     return "capture train extractor " + " ".join(flags)
+
+
+def _recorded_config(cfg: ExtractorTrainConfig) -> dict[str, Any]:
+    """The config as the weight file records it: paths as text; the options that are off by
+    default (a fixed threshold, the authored frames) only where they are on."""
+    recorded = {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()}
+    for name, off in (("threshold", None), ("authored_frames", False)):
+        if recorded[name] == off:
+            del recorded[name]
+    return recorded
 
 
 def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
@@ -272,23 +316,24 @@ def main(cfg: ExtractorTrainConfig) -> dict[str, Any]:
         speller = build_speller(train_events, cfg)
         read = speller.normalize
         log.info("typo repair: a lexicon of %d words", len(speller.counts))
-    rows = build_rows(train_events, cache, read)  # once; each member adds its own augmentation
+    # Once; each member adds its own augmentation.
+    rows = build_rows(train_events, cache, read, cfg.markers)
     arrays = fit_ensemble(
         lambda seed: rows.extended(augmentation_rows(train_events, cache, cfg, seed, read)),
         cfg,
         cfg.seed,
     )
     meta: dict[str, Any] = {
-        "model_version": MODEL_VERSION if cfg.spelling else "4",
+        "model_version": cfg.model_version if cfg.spelling else "4",
         "kind": "extractor",
-        "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()},
+        "config": _recorded_config(cfg),
         "retrain": _retrain_command(cfg),
     }
     if cfg.spelling:
         meta["lexicon"] = lexicon.name
         save_lexicon(lexicon, speller.counts)
     heads = ExtractorHeads(arrays, meta)
-    dev_rows = build_rows(dev_events, cache, read)
+    dev_rows = build_rows(dev_events, cache, read, cfg.markers)
     p = heads.forward(dev_rows.x)["has_preference"]
     truth = dev_rows.has_preference > 0.5
     models = []
