@@ -41,8 +41,9 @@ def main(out: Path, sizes: tuple[int, ...], reps: int, queries: int, calls: int)
     results: dict[str, Any] = {"retrieval": {}, "check_call": {}, "load_average_1min": {}}
     try:
         # As in `capture bench perf`: the write path's 60 users are in the ledger too.
-        results["write_path"] = {k: v for k, v in perf.write_path(principal, 200, reps).items()
-                                 if k != "samples_ms"}
+        results["write_path"] = {
+            k: v for k, v in perf.write_path(principal, 200, reps).items() if k != "samples_ms"
+        }
         print("write path", {k: results["write_path"][k] for k in KEYS}, flush=True)
         rng = np.random.default_rng(0)
         centres = perf.anchors()
@@ -57,8 +58,14 @@ def main(out: Path, sizes: tuple[int, ...], reps: int, queries: int, calls: int)
             retrieval = perf.retrieval_at(principal, engine, user_id, size, queries, reps)
             retrieval.pop("samples_ms", None)
             results["retrieval"][str(size)] = retrieval
-            print(size, "retrieval", {k: retrieval[k] for k in KEYS},
-                  "ANN candidates p50", retrieval["ann_candidates_ms_p50"], flush=True)
+            print(
+                size,
+                "retrieval",
+                {k: retrieval[k] for k in KEYS},
+                "ANN candidates p50",
+                retrieval["ann_candidates_ms_p50"],
+                flush=True,
+            )
             if in_session < 1000:
                 in_session = perf.session_with_retrievals(principal, engine, user_id)
             check = perf.check_call(principal, calls, reps)
@@ -74,5 +81,10 @@ def main(out: Path, sizes: tuple[int, ...], reps: int, queries: int, calls: int)
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), tuple(int(s) for s in sys.argv[2].split(",")), int(sys.argv[3]),
-         int(sys.argv[4]), int(sys.argv[5]))
+    main(
+        Path(sys.argv[1]),
+        tuple(int(s) for s in sys.argv[2].split(",")),
+        int(sys.argv[3]),
+        int(sys.argv[4]),
+        int(sys.argv[5]),
+    )

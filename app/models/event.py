@@ -20,7 +20,12 @@ class Event(Base):
         UniqueConstraint("tenant_id", "idempotency_key", name="uq_events_tenant_idempotency"),
         UniqueConstraint("user_id", "seq", name="uq_events_user_seq"),
         Index("ix_events_user_status_seq", "user_id", "status", "seq"),
-        Index("ix_events_match_keys", "match_keys", postgresql_using="gin"),
+        Index(
+            "ix_events_match_keys",
+            "match_keys",
+            postgresql_using="gin",
+            postgresql_with={"fastupdate": "off"},
+        ),
         check_in("origin", Origin, "origin"),
         check_in("status", EventStatus, "status"),
     )

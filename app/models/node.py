@@ -30,7 +30,12 @@ class Node(Base):
         check_in("origin", Origin, "origin"),
         Index("ix_nodes_user_state", "user_id", "state"),
         Index("ix_nodes_user_subject", "user_id", "subject"),
-        Index("ix_nodes_match_keys", "match_keys", postgresql_using="gin"),
+        Index(
+            "ix_nodes_match_keys",
+            "match_keys",
+            postgresql_using="gin",
+            postgresql_with={"fastupdate": "off"},
+        ),
         Index(
             "ix_nodes_embedding_hnsw",
             "embedding",

@@ -88,6 +88,19 @@ class TestTheDatabaseAndPythonAgree:
         sql = db.execute(text("SELECT pg_get_functiondef('text_fold(text)'::regprocedure)"))
         assert FOLD_FROM in sql.scalar_one()
 
+    def test_indexes_take_writes_directly(self, db: Session) -> None:
+        """No pending list: a lookup never scans the recent rows one by one."""
+        options = db.execute(
+            text(
+                "SELECT relname, reloptions FROM pg_class "
+                "WHERE relname IN ('ix_events_match_keys', 'ix_nodes_match_keys')"
+            )
+        ).all()
+        assert sorted(options) == [
+            ("ix_events_match_keys", ["fastupdate=off"]),
+            ("ix_nodes_match_keys", ["fastupdate=off"]),
+        ]
+
 
 class TestPrefilter:
     def test_finds_what_the_scan_finds(self, agent: Agent, db: Session) -> None:
