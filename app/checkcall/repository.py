@@ -1,8 +1,9 @@
-"""SQL for check-call. One read per call, in one round trip: the session's context (the
-tenant name, the user and session ids, the session's events, retrievals and earlier checks)
-and the ledger evidence for the call's values (the user's other events and nodes that
-contain a value's literal, with the retrievals of this session that returned each node and
-the events that wrote them). Then the decision row is written."""
+"""SQL for check-call. One read per call, in one statement (after the plan setting): the
+session's context (the tenant name, the user and session ids, the session's events,
+retrievals and earlier checks) and the ledger evidence for the call's values (the user's
+other events and nodes that contain a value's literal, found through the GIN index on
+their match_keys, with the retrievals of this session that returned each node and the
+events that wrote them). Then the decision row is written."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import delete, func, select, text
+from sqlalchemy import TextClause, delete, func, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
@@ -31,6 +33,7 @@ LEDGER_NODE_LIMIT = 200
 # does; ASCII text is matched as it is.
 FOLD_FROM = "".join(CONFUSABLES) + INVISIBLE_CHARS
 FOLD_TO = "".join(CONFUSABLES.values())
+_CUSTOM_PLAN = text("SELECT set_config('plan_cache_mode', 'force_custom_plan', true)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +72,8 @@ class LedgerEvidence:
     node_events: list[EventRecord] = field(default_factory=list)  # writers of those nodes
 
 
-# One round trip per call: the session's context and the ledger evidence for its values.
-_EVIDENCE = text(
-    """
+# One statement per call: the session's context and the ledger evidence for its values.
+_EVIDENCE = """
 WITH u AS (
     SELECT id FROM users WHERE tenant_id = :tenant AND external_id = :user
 ), s AS (
@@ -81,23 +83,14 @@ WITH u AS (
     FROM events e
     WHERE CAST(:search AS boolean) AND e.user_id = (SELECT id FROM u) AND e.text IS NOT NULL
       AND e.session_id IS DISTINCT FROM (SELECT id FROM s)
-      AND (lower(e.text) LIKE ANY (CAST(:patterns AS text[]))
-           OR (octet_length(e.text) <> char_length(e.text)
-               AND lower(translate(e.text, :fold_from, :fold_to))
-                   LIKE ANY (CAST(:patterns AS text[])))
-           OR e.id = ANY (CAST(:event_ids AS uuid[])))
+      AND ({event_match} OR e.id = ANY (CAST(:event_ids AS uuid[])))
     ORDER BY e.seq DESC LIMIT :event_limit
 ), n AS (
     SELECT n.id, n.claim, n.claim_sha256, n.value, n.origin, n.state, n.quarantined_at,
            n.created_by_event_id
     FROM nodes n
     WHERE CAST(:search AS boolean) AND n.user_id = (SELECT id FROM u) AND n.erased_at IS NULL
-      AND (lower(n.claim) LIKE ANY (CAST(:patterns AS text[]))
-           OR lower(n.value) LIKE ANY (CAST(:patterns AS text[]))
-           OR (octet_length(n.claim) <> char_length(n.claim)
-               AND lower(translate(n.claim, :fold_from, :fold_to))
-                   LIKE ANY (CAST(:patterns AS text[])))
-           OR n.id = ANY (CAST(:node_ids AS uuid[])))
+      AND ({node_match} OR n.id = ANY (CAST(:node_ids AS uuid[])))
     ORDER BY n.recorded_at DESC LIMIT :node_limit
 )
 SELECT
@@ -141,7 +134,36 @@ SELECT
        AND w.id NOT IN (SELECT id FROM ev)
        AND w.session_id IS DISTINCT FROM (SELECT id FROM s)) AS node_events
 """
-)
+
+# A literal matched in the lowercased text, or in its fold where the text is not ASCII.
+_EVENT_LIKE = """(lower(e.text) LIKE {p}
+    OR (octet_length(e.text) <> char_length(e.text)
+        AND lower(translate(e.text, :fold_from, :fold_to)) LIKE {p}))"""
+_NODE_LIKE = """(lower(n.claim) LIKE {p} OR lower(n.value) LIKE {p}
+    OR (octet_length(n.claim) <> char_length(n.claim)
+        AND lower(translate(n.claim, :fold_from, :fold_to)) LIKE {p}))"""
+_ANY = "ANY (CAST(:patterns AS text[]))"
+
+
+@lru_cache(maxsize=64)
+def _evidence_sql(indexed: int) -> TextClause:
+    """The evidence read for `indexed` needles looked up by their trigrams (GIN on
+    match_keys, the LIKE rechecking each row), or, for -1, every needle by a scan of the
+    user's rows (a needle under three characters has no trigram)."""
+    if indexed < 0:
+        event_match, node_match = _EVENT_LIKE.format(p=_ANY), _NODE_LIKE.format(p=_ANY)
+    elif indexed == 0:
+        event_match = node_match = "false"
+    else:
+        event_match = " OR ".join(
+            f"(e.match_keys @> CAST(:k{i} AS bigint[]) AND {_EVENT_LIKE.format(p=f':p{i}')})"
+            for i in range(indexed)
+        )
+        node_match = " OR ".join(
+            f"(n.match_keys @> CAST(:k{i} AS bigint[]) AND {_NODE_LIKE.format(p=f':p{i}')})"
+            for i in range(indexed)
+        )
+    return text(_EVIDENCE.format(event_match=event_match, node_match=node_match))
 
 
 def _uuid(value: Any) -> uuid.UUID:
@@ -174,6 +196,17 @@ def _event(m: dict[str, Any], session_id: uuid.UUID | None) -> EventRecord:
     )
 
 
+def trigram_keys(lowered: str) -> list[int]:
+    """The keys of each run of three characters, three 21-bit code points in one integer:
+    what the database's text_trigrams (migration 0013) stores for a text."""
+    return sorted(
+        {
+            (ord(lowered[i]) << 42) | (ord(lowered[i + 1]) << 21) | ord(lowered[i + 2])
+            for i in range(len(lowered) - 2)
+        }
+    )
+
+
 def like_pattern(needle: str) -> str:
     """A LIKE pattern matching `needle` anywhere in lowercased text."""
     escaped = needle.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
@@ -193,29 +226,33 @@ def call_evidence(
     not erased) whose text holds one of the needles (a literal every occurrence of a value
     contains) or that the call declared, each node with this session's retrievals of it and
     the event that wrote it."""
-    patterns = sorted({like_pattern(n) for n in needles if n})
+    lowered = sorted({n.lower() for n in needles if n})
+    patterns = [like_pattern(n) for n in lowered]
     events, nodes = list(set(event_ids)), list(set(node_ids))
-    m = (
-        db.execute(
-            _EVIDENCE,
-            {
-                "tenant": tenant_id,
-                "user": external_user_id,
-                "session": external_session_id,
-                # Nothing to trace (a read-only tool): no ledger scan at all.
-                "search": bool(patterns or events or nodes),
-                "patterns": patterns,
-                "event_ids": events,
-                "node_ids": nodes,
-                "fold_from": FOLD_FROM,
-                "fold_to": FOLD_TO,
-                "event_limit": LEDGER_EVENT_LIMIT,
-                "node_limit": LEDGER_NODE_LIMIT,
-            },
-        )
-        .one()
-        ._mapping
-    )
+    params: dict[str, Any] = {
+        "tenant": tenant_id,
+        "user": external_user_id,
+        "session": external_session_id,
+        # Nothing to trace (a read-only tool): no ledger scan at all.
+        "search": bool(patterns or events or nodes),
+        "patterns": patterns,
+        "event_ids": events,
+        "node_ids": nodes,
+        "fold_from": FOLD_FROM,
+        "fold_to": FOLD_TO,
+        "event_limit": LEDGER_EVENT_LIMIT,
+        "node_limit": LEDGER_NODE_LIMIT,
+    }
+    # Every occurrence of a needle holds all its trigrams, so the keys lose no match.
+    indexed = all(len(n) >= 3 for n in lowered)
+    if indexed:
+        for i, needle in enumerate(lowered):
+            params[f"p{i}"], params[f"k{i}"] = patterns[i], trigram_keys(needle)
+    # A plan for these values: a generic plan of a prepared statement cannot tell a rare
+    # needle (the GIN lookup) from a common one.
+    db.execute(_CUSTOM_PLAN)
+    statement = _evidence_sql(len(lowered) if indexed else -1)
+    m = db.execute(statement, params).one()._mapping
     session_id = m["session_id"]
     context = CallContext(
         tenant_name=m["tenant_name"],

@@ -3,7 +3,8 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Computed, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.domain.vocabulary import Origin
@@ -19,6 +20,12 @@ class Event(Base):
         UniqueConstraint("tenant_id", "idempotency_key", name="uq_events_tenant_idempotency"),
         UniqueConstraint("user_id", "seq", name="uq_events_user_seq"),
         Index("ix_events_user_status_seq", "user_id", "status", "seq"),
+        Index(
+            "ix_events_match_keys",
+            "match_keys",
+            postgresql_using="gin",
+            postgresql_with={"fastupdate": "off"},
+        ),
         check_in("origin", Origin, "origin"),
         check_in("status", EventStatus, "status"),
     )
@@ -32,6 +39,12 @@ class Event(Base):
     # NULL once erased; the hash stays so lineage can still be verified.
     text: Mapped[str | None] = mapped_column(Text)
     text_sha256: Mapped[str] = mapped_column(String(64))
+    # Trigrams of the text for check-call's prefilter (migration 0013), written by Postgres.
+    match_keys: Mapped[list[int]] = mapped_column(
+        ARRAY(BigInteger),
+        Computed("coalesce(text_match_keys(text), '{}'::bigint[])", persisted=True),
+        deferred=True,
+    )
     occurred_at: Mapped[datetime]
     received_at: Mapped[datetime] = mapped_column(default=utcnow)
     domain: Mapped[str | None] = mapped_column(String(64))

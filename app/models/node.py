@@ -4,7 +4,8 @@ import uuid
 from datetime import datetime
 
 from pgvector.sqlalchemy import Vector
-from sqlalchemy import ForeignKey, Index, String
+from sqlalchemy import BigInteger, Computed, ForeignKey, Index, String
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.domain.questions import LiveClaim
@@ -30,6 +31,12 @@ class Node(Base):
         Index("ix_nodes_user_state", "user_id", "state"),
         Index("ix_nodes_user_subject", "user_id", "subject"),
         Index(
+            "ix_nodes_match_keys",
+            "match_keys",
+            postgresql_using="gin",
+            postgresql_with={"fastupdate": "off"},
+        ),
+        Index(
             "ix_nodes_embedding_hnsw",
             "embedding",
             postgresql_using="hnsw",
@@ -45,6 +52,17 @@ class Node(Base):
     claim_sha256: Mapped[str] = mapped_column(String(64))
     subject: Mapped[str] = mapped_column(String(64))
     value: Mapped[str | None] = mapped_column(String(128))
+    # Trigrams of claim and value for check-call's prefilter (migration 0013), written by
+    # Postgres.
+    match_keys: Mapped[list[int]] = mapped_column(
+        ARRAY(BigInteger),
+        Computed(
+            "coalesce(text_match_keys(claim), '{}'::bigint[]) "
+            "|| coalesce(text_match_keys(value), '{}'::bigint[])",
+            persisted=True,
+        ),
+        deferred=True,
+    )
     direction: Mapped[str] = mapped_column(String(16))
     scope: Mapped[str] = mapped_column(String(64))
     timescale: Mapped[str] = mapped_column(String(16))

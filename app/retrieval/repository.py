@@ -17,8 +17,15 @@ def candidates(
 ) -> Sequence[tuple[Node, float]]:
     """Nearest active nodes of one user by cosine distance, with their similarity."""
     # Filtered HNSW scans can stop short of `limit`; iterative scan keeps going (pgvector ≥0.8).
-    db.execute(text("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-                    "set_config('hnsw.ef_search', '100', true)"))
+    # A custom plan each time: the generic plan of the prepared statement (psycopg prepares
+    # it after five runs) cannot see the user's share of the nodes and scans worse.
+    db.execute(
+        text(
+            "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+            "set_config('hnsw.ef_search', '100', true), "
+            "set_config('plan_cache_mode', 'force_custom_plan', true)"
+        )
+    )
     distance = Node.embedding.cosine_distance(query)
     rows = db.execute(
         select(Node, distance.label("distance"))
