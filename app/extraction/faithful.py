@@ -10,13 +10,17 @@ a value the user never said. After the extractor has read a statement, each taxo
   dimension's context in the same text ("answer in French", not "French films");
 - the dimension's polar word ("comments", "citations", "meat"), for the value it picks
   when wanted or refused;
+- the dimension's and the value's own names, as a settings export writes them
+  ("meeting_time:afternoon", `"setting": "units", "value": "both"`);
 - or a word of the value's learned lexicon (`value_support.yaml`, written by
   `capture train value-support` from the train split: words that, in the train split's
   statements on the dimension, stand for that value alone, such as "orchestral" or "pool").
 
 A claim without support becomes an open claim in the user's words (`open_claims.py`) with
-the direction, timescale and confidence the extractor read; where the text cannot be kept as
-an open claim (a document, an address in it), the claim is dropped. Open claims pass as they
+the direction, timescale and confidence the extractor read, where the text states a
+preference at all (`deterministic.states_preference`: a preference cue, no question); it is
+dropped where the text states none ("Thanks, that sorted it out.") or cannot be kept as an
+open claim (a document, an address in it). Open claims pass as they
 are. The check reads lower-cased words only: no model, a few regex searches per claim.
 """
 
@@ -31,6 +35,7 @@ from pathlib import Path
 import yaml
 
 from app.domain.claims import Extraction, Hypothesis
+from app.extraction.deterministic import states_preference
 from app.extraction.open_claims import is_open_subject, open_hypothesis
 from app.extraction.taxonomy import DIMENSIONS, compile_cues
 
@@ -50,17 +55,24 @@ FUNCTION_WORDS = frozenset((
     "only", "or", "our", "over", "please", "pls", "plz", "should", "so", "some", "than", "that",
     "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "too",
     "until", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who",
-    "will", "with", "would", "you", "your", "yours", "one", "ones"
+    "will", "with", "would", "you", "your", "yours", "one", "ones", "going", "instead", "today",
+    "anymore", "thanks", "thank", "still", "every", "ever", "everywhere",
 ))
 ABSTAIN_UNSUPPORTED = "value_not_said"
 
 
+# (suffix, replacement, shortest stem left): plurals, and the comparative and superlative
+# ("cheaper", "cheapest" → "cheap").
+_SUFFIXES = (("ies", "y", 3), ("sses", "ss", 3), ("est", "", 3), ("er", "", 4), ("s", "", 3))
+
+
 def stem(word: str) -> str:
-    """A light suffix strip, so "tables" and "table", "swims" and "swim" meet; enough for
-    a lexicon of content words, not a general stemmer."""
+    """A light suffix strip, so "tables" and "table", "cheaper" and "cheapest" meet; enough
+    for a lexicon of content words, not a general stemmer."""
     word = word.lower().removesuffix("'s")
-    for suffix, keep in (("ies", "y"), ("sses", "ss"), ("est", ""), ("s", "")):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+    for suffix, keep, shortest in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= shortest and not (
+                suffix == "s" and word.endswith("ss")):
             return word[: len(word) - len(suffix)] + keep
     return word
 
@@ -95,6 +107,15 @@ class _DimensionCues:
     context: re.Pattern[str] | None
     polar: re.Pattern[str] | None
     polar_values: frozenset[str]
+    # The dimension's and each value's own name, as a settings export writes them.
+    name: re.Pattern[str]
+    value_names: Mapping[str, re.Pattern[str]]
+
+
+def _identifier(name: str) -> re.Pattern[str]:
+    """`meeting_time` as a whole word, written meeting_time, meeting-time or meeting time."""
+    return re.compile(r"(?<![a-z])" + r"[_ -]?".join(map(re.escape, name.split("_")))
+                      + r"(?![a-z])")
 
 
 def _compile() -> dict[str, _DimensionCues]:
@@ -107,6 +128,8 @@ def _compile() -> dict[str, _DimensionCues]:
             polar=compile_cues((d.polar.pattern,)) if d.polar else None,
             polar_values=(frozenset({d.polar.wanted, d.polar.refused}) if d.polar
                           else frozenset()),
+            name=_identifier(d.name),
+            value_names={v.name: _identifier(v.name) for v in d.values},
         )
     return out
 
@@ -137,6 +160,8 @@ class ValueSupport:
             return True
         if value in cues.polar_values and cues.polar is not None and cues.polar.search(low):
             return True
+        if cues.name.search(low) and cues.value_names[value].search(low):
+            return True
         learned = self.words.get((dimension, value))
         return bool(learned and learned & stems(low))
 
@@ -164,7 +189,7 @@ def said(
 ) -> Extraction:
     """`extraction` with each taxonomy claim that `text` (or its `reading`, such as the
     extractor's typo repair) gives no evidence for turned into an open claim on `text`, or
-    dropped where the text cannot be kept as one."""
+    dropped where the text states no preference or cannot be kept as an open claim."""
     if not any(not is_open_subject(h.subject) for h in extraction.hypotheses):
         return extraction
     lexicon = support or value_support()
@@ -178,6 +203,8 @@ def said(
             kept.append(h)
             continue
         changed = True
+        if not any(states_preference(t) for t in texts):
+            continue  # no preference stated at all: nothing to keep in the user's words
         opened = open_hypothesis(text, h.provenance, h.direction, h.timescale, h.confidence,
                                  h.sentence_index)
         if opened is not None and all(k.subject != opened.subject for k in kept):

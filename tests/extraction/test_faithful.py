@@ -107,6 +107,22 @@ def test_an_unsupported_claim_on_a_text_no_open_claim_keeps_is_dropped() -> None
         assert out.abstain_reason == ABSTAIN_UNSUPPORTED
 
 
+def test_an_unsupported_claim_on_a_text_stating_no_preference_is_dropped() -> None:
+    for text in ("Thanks, that fixed the build.", "Which seats are left on the plane?"):
+        out = said(_extraction(_hypothesis("travel_class", "economy")), text,
+                   support=NO_LEXICON)
+        assert out.hypotheses == (), text
+        assert out.abstain_reason == ABSTAIN_UNSUPPORTED
+
+
+def test_a_settings_export_names_its_value() -> None:
+    assert NO_LEXICON.supports('{"key": "date_format", "value": "iso"}', "date_format", "iso")
+    assert NO_LEXICON.supports("PUT /prefs explanation-depth=step_by_step",
+                               "explanation_depth", "step_by_step")
+    assert not NO_LEXICON.supports('{"key": "date_format", "value": "iso"}',
+                                   "date_format", "us")
+
+
 def test_open_claims_and_supported_claims_pass_beside_an_unsupported_one() -> None:
     text = "Short answers, and I want extra legroom."
     supported = _hypothesis("answer_length", "short")

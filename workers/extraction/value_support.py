@@ -8,7 +8,8 @@ hyphenated compound or a pair of neighbouring words stands for a value when
 
 - it occurs in at least MIN_EVENTS of the value's events,
 - at least MIN_PRECISION of the train events on the dimension that hold it are the value's,
-- and at least MIN_SHARE of all labelled train events that hold it are on the dimension;
+- and at least MIN_SHARE of all train events that hold it (labelled or not: small talk,
+  documents, tools' output) are the dimension's counted statements;
 
 a word the taxonomy lists as a weak cue of any value ("french", "short", "morning") is
 never learned: the taxonomy says it names the value only next to the dimension's context,
@@ -89,12 +90,15 @@ def build(events: list[EventRecord]) -> dict[str, Any]:
                 and e.dimension is not None and e.value is not None]
     by_value: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     by_dimension: dict[str, Counter[str]] = defaultdict(Counter)
+    # Every train event's words, labelled or not (chatter, documents, tools' output): a
+    # word common there is everyday language, not a value's name.
     overall: Counter[str] = Counter()
+    for event in events:
+        overall.update(w for w in stems(event.text) if _content(w))
     for dimension, value, text in labelled:
         words = {w for w in stems(text) if _content(w)}
         by_value[(dimension, value)].update(words)
         by_dimension[dimension].update(words)
-        overall.update(words)
     weak = _weak_words()
     values: dict[str, dict[str, list[str]]] = {}
     for d in DIMENSIONS:
