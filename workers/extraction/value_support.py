@@ -11,9 +11,11 @@ hyphenated compound or a pair of neighbouring words stands for a value when
 - and at least MIN_SHARE of all train events that hold it (labelled or not: small talk,
   documents, tools' output) are the dimension's counted statements;
 
-a word the taxonomy lists as a weak cue of any value ("french", "short", "morning") is
-never learned: the taxonomy says it names the value only next to the dimension's context,
-and `faithful.py` reads it that way. Stop words and words under three letters are left out.
+a word is counted where it stands on its own, not where it is part of a hyphenated
+compound (the compound is counted); a word the taxonomy lists as a weak cue of any value
+("french", "short", "morning") is never learned: the taxonomy says it names the value only
+next to the dimension's context, and `faithful.py` reads it that way. Stop words
+(function words, quantifiers, numbers) and words under three letters are left out.
 The output is sorted, so the same train split writes the same file byte for byte. The
 command reports the share of train's and dev's value-naming user statements the lexicon
 supports (a statement the support step would turn into an open claim loses its value).
@@ -30,7 +32,15 @@ from typing import Any
 import yaml
 
 from app.domain.vocabulary import Origin
-from app.extraction.faithful import VALUE_SUPPORT, ValueSupport, load_value_support, stems
+from app.extraction.faithful import (
+    COMPOUND,
+    VALUE_SUPPORT,
+    WORD,
+    ValueSupport,
+    load_value_support,
+    stem,
+    stems,
+)
 from app.extraction.spelling import load_speller
 from app.extraction.taxonomy import DIMENSIONS
 from workers.common.episodes import EventRecord, events_of, load_split
@@ -45,7 +55,7 @@ MIN_EVENTS = 5
 MIN_PRECISION = 0.9
 MIN_SHARE = 0.5
 MIN_LENGTH = 3
-# Function words and the words every preference statement uses.
+# Function words, quantifiers and numbers, and the words every preference statement uses.
 STOP_WORDS = frozenset((
     "a", "about", "above", "after", "again", "all", "also", "always", "am", "an", "and", "any",
     "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both",
@@ -59,7 +69,9 @@ STOP_WORDS = frozenset((
     "until", "up", "use", "very", "want", "was", "we", "were", "what", "when", "where", "which",
     "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "going",
     "keep", "make", "like", "love", "hate", "don't", "i'm", "i'd", "it's", "that's", "let's",
-    "ok", "okay", "thanks", "thank", "yes", "yeah"
+    "ok", "okay", "thanks", "thank", "yes", "yeah", "every", "many", "much", "several", "whole",
+    "either", "neither", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    "ten", "first", "last"
 ))
 
 
@@ -83,6 +95,14 @@ def _content(word: str) -> bool:
     return any(len(w) >= MIN_LENGTH and w not in STOP_WORDS for w in word.split(" "))
 
 
+def _compound_parts(text: str) -> set[str]:
+    """Stems of the words that occur only inside a hyphenated compound of `text` ("write"
+    and "ups" of "write-ups"): the compound is the value's word, not its parts."""
+    low = text.lower()
+    parts = {stem(w) for c in COMPOUND.findall(low) for w in WORD.findall(c)}
+    return parts - {stem(w) for w in WORD.findall(COMPOUND.sub(" ", low))}
+
+
 def build(events: list[EventRecord]) -> dict[str, Any]:
     """The lexicon of the labelled events: {"values": {dimension: {value: [stems]}}}."""
     labelled = [(e.dimension, e.value, e.text) for e in events
@@ -96,7 +116,7 @@ def build(events: list[EventRecord]) -> dict[str, Any]:
     for event in events:
         overall.update(w for w in stems(event.text) if _content(w))
     for dimension, value, text in labelled:
-        words = {w for w in stems(text) if _content(w)}
+        words = {w for w in stems(text) if _content(w)} - _compound_parts(text)
         by_value[(dimension, value)].update(words)
         by_dimension[dimension].update(words)
     weak = _weak_words()
