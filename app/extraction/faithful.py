@@ -7,21 +7,23 @@ a value the user never said. After the extractor has read a statement, each taxo
 
 - one of the value's cue phrases in the taxonomy (`taxonomy.py`: "bullet points", "golang");
 - one of its weak cues ("french", "short", "morning") together with a word of the
-  dimension's context in the same text ("answer in French", not "French films");
+  dimension's context in the same text ("answer in French", not "French films"), or
+  standing on its own ("French, please.");
 - the dimension's polar word ("comments", "citations", "meat"), for the value it picks
   when wanted or refused;
 - the dimension's and the value's own names, as a settings export writes them
   ("meeting_time:afternoon", `"setting": "units", "value": "both"`);
-- or a word of the value's learned lexicon (`value_support.yaml`, written by
-  `capture train value-support` from the train split: words that, in the train split's
-  statements on the dimension, stand for that value alone, such as "orchestral" or "pool").
+- or a word of the value's learned lexicon (`value_support.yaml`, written by `capture train
+  value-support` from the train split: words that, in the train split's statements on the
+  dimension, stand for that value alone, such as "orchestral" or "cheap cabin"), or a word
+  one edit from an entry of five characters or more (a typo the repair left).
 
 A claim without support becomes an open claim in the user's words (`open_claims.py`) with
 the direction, timescale and confidence the extractor read, where the text states a
 preference at all (`deterministic.states_preference`: a preference cue, no question); it is
 dropped where the text states none ("Thanks, that sorted it out.") or cannot be kept as an
-open claim (a document, an address in it). Open claims pass as they
-are. The check reads lower-cased words only: no model, a few regex searches per claim.
+open claim (a document, an address in it). Open claims pass as they are. The check reads
+lower-cased words only: no model, a few regex searches per claim.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import yaml
 from app.domain.claims import Extraction, Hypothesis
 from app.extraction.deterministic import states_preference
 from app.extraction.open_claims import is_open_subject, open_hypothesis
+from app.extraction.spelling import edit_distance, encoder_vocabulary
 from app.extraction.taxonomy import DIMENSIONS, compile_cues
 
 VALUE_SUPPORT = Path(__file__).parent / "value_support.yaml"
@@ -59,6 +62,7 @@ FUNCTION_WORDS = frozenset((
     "anymore", "thanks", "thank", "still", "every", "ever", "everywhere",
 ))
 ABSTAIN_UNSUPPORTED = "value_not_said"
+TYPO_MIN_CHARS = 5  # shorter lexicon entries are matched exactly: one edit makes another word
 
 
 # (suffix, replacement, shortest stem left): plurals, and the comparative and superlative
@@ -87,12 +91,26 @@ def stems(text: str) -> frozenset[str]:
 
 
 def _stands_alone(pattern: re.Pattern[str], text: str) -> bool:
-    """A match of `pattern` in `text` not followed by a content word."""
+    """A match of `pattern` in `text` not followed by a content word: a function word or a
+    word the sentence encoder does not know (a typo the repair left: "rock nsuic") shows
+    no other thing the cue describes."""
+    vocabulary = encoder_vocabulary()
     for match in pattern.finditer(text):
         after = _NEXT.match(text, match.end())
         if after is None or after.group(1) in FUNCTION_WORDS:
             return True
+        word = after.group(1)
+        if word not in vocabulary and stem(word) not in vocabulary:
+            return True
     return False
+
+
+def _one_typo_away(word: str, lexicon: frozenset[str]) -> bool:
+    """`word` (five characters or more) one edit from a lexicon entry: a typo the repair left
+    ("chepest cabin" for "cheapest cabin")."""
+    return len(word) >= TYPO_MIN_CHARS and any(
+        abs(len(word) - len(entry)) <= 1 and edit_distance(word, entry) == 1
+        for entry in lexicon if len(entry) >= TYPO_MIN_CHARS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +181,10 @@ class ValueSupport:
         if cues.name.search(low) and cues.value_names[value].search(low):
             return True
         learned = self.words.get((dimension, value))
-        return bool(learned and learned & stems(low))
+        if not learned:
+            return False
+        found = stems(low)
+        return bool(learned & found) or any(_one_typo_away(w, learned) for w in found)
 
 
 def load_value_support(path: Path = VALUE_SUPPORT) -> ValueSupport:
