@@ -61,6 +61,15 @@ def test_the_learned_lexicon_supports_a_value_by_its_words() -> None:
     assert not NO_LEXICON.supports("Put on some string quartets.", "music_genre", "classical")
 
 
+def test_a_typo_the_repair_leaves_still_supports_its_value() -> None:
+    support = ValueSupport({("music_genre", "classical"): frozenset({"orchestral", "harp"})})
+    assert support.supports("orchestrl pieces, please", "music_genre", "classical")
+    assert not support.supports("a carp pond", "music_genre", "classical")  # short: exact
+    # A weak cue followed by a word the encoder does not know is not describing it.
+    assert NO_LEXICON.supports("loud rock muusicc from now on", "music_genre", "rock")
+    assert not NO_LEXICON.supports("rock gardens, please", "music_genre", "rock")
+
+
 def test_stems_hold_words_compounds_and_pairs() -> None:
     words = stems("Late-day slots, please.")
     assert {"late", "day", "slot", "late-day", "late day", "day slot"} <= words
