@@ -1,6 +1,8 @@
-"""`capture train extractor | revision-side | relation | gate --out PATH`: seeded CPU training.
+"""`capture train extractor | revision-side | value-support | relation | gate --out PATH`:
+seeded CPU training.
 
-Each command but revision-side (authored frames only) trains on the benchmark's train split
+Each command but revision-side (authored frames only) and value-support (word counts of the
+train split) trains on the benchmark's train split
 (generated under var/bench-data when missing), tunes its thresholds / temperature / η on
 dev, reports dev and test, writes the weights to --out and the metrics beside them
 (`<out>.metrics.json`), with progress on stderr.
@@ -69,6 +71,23 @@ def revision_side(out: Out = None, seed: Seed = 0) -> None:
     if out is not None:
         cfg.out = out
     _print(main(cfg))
+
+
+@app.command("value-support")
+def value_support(
+    out: Out = None,
+    data: Annotated[Path | None, typer.Option(help="Generated data directory (default: "
+                                              "generate with --seed into var/bench-data, "
+                                              "cached).")] = None,
+    seed: Annotated[int, typer.Option(help="Generator seed when --data is absent.")] = 0,
+) -> None:
+    """Count the value-support lexicon (`app/extraction/value_support.yaml`) on the train
+    split: the words that stand for one taxonomy value (no training, no randomness)."""
+    from app.extraction.faithful import VALUE_SUPPORT
+    from workers.common.episodes import ensure_bench_data
+    from workers.extraction.value_support import main
+
+    _print(main(ensure_bench_data(data, seed), out or VALUE_SUPPORT))
 
 
 @app.command()

@@ -575,6 +575,28 @@ class DeterministicExtractor:
         return self._abstain(reason)
 
 
+def states_preference(text: str) -> bool:
+    """Some sentence of `text` holds a cue the rule reader reads a preference by (a first-
+    person preference, an instruction heading its clause, a judgement) and is neither a
+    question nor a hypothetical: what a statement needs to be kept as an open claim when no
+    taxonomy value it says can be read."""
+    for sentence in split_sentences(text):
+        low = sentence.lower()
+        if len(sentence) > MAX_SENTENCE_CHARS or _HYPOTHETICAL.search(low):
+            continue
+        asks = low.rstrip(" \"')\u201d").endswith("?") or _QUESTION_START.search(low)
+        if asks and not _REQUEST_START.search(low):
+            continue
+        masked, _, _ = _mask(low)
+        mentions = _find_mentions(masked)
+        cue_text = masked
+        for mention in mentions:
+            cue_text = _blank(cue_text, mention.start, mention.end)
+        if _has_preference_cue(_find_cues(cue_text, mentions, _clauses(masked), masked)):
+            return True
+    return False
+
+
 def _read_sentence(
     sentence: str, index: int, event: EventInput
 ) -> tuple[list[Hypothesis], str | None]:

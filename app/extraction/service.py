@@ -11,6 +11,7 @@ from app import registry
 from app.domain.claims import Extraction, Hypothesis
 from app.domain.extractor import EventInput, Extractor
 from app.domain.vocabulary import Origin
+from app.extraction.faithful import said
 from app.extraction.voice import split_voices
 from app.ledger import repository as ledger_repository
 from app.models import Event, HypothesisRow
@@ -70,11 +71,14 @@ def read_text(
     asks: bool = False,
 ) -> Extraction:
     """What the extractor reads of an event's text. In a user turn, a third party's passage
-    is read apart, and what it says becomes a shared file's claim, not the user's."""
+    is read apart, and what it says becomes a shared file's claim, not the user's. A taxonomy
+    claim whose value the text does not say becomes an open claim in its words
+    (`faithful.said`)."""
     own_text, passed_on = (split_voices(text) if origin == Origin.user else (text, ""))
+    reading = getattr(extractor, "reading", None)  # the extractor's typo repair, if any
 
     def read(part: str) -> Extraction:
-        return extractor.extract(
+        extraction = extractor.extract(
             EventInput(
                 text=part,
                 origin=origin,
@@ -85,6 +89,7 @@ def read_text(
                 asks=asks,
             )
         )
+        return said(extraction, part, reading if callable(reading) else None)
 
     own = read(own_text) if own_text else Extraction(
         extractor=extractor.name, extractor_version=extractor.version,
