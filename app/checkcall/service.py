@@ -124,8 +124,7 @@ def routed_fields(
 ) -> list[tuple[str, Any, Sink]]:
     """Fields of a structured content argument (an HTTP body, as an object or a JSON
     string) whose names say where something goes (`recipient`, `to`, `webhook_url`,
-    `iban`): traced as sinks of their own, named `arg.field`. A content argument is
-    otherwise free text, which only denies."""
+    `iban`): their addresses are traced as sinks of their own, named `arg.field`."""
     if isinstance(value, str) and value.lstrip().startswith("{") and len(value) <= MAX_JSON_CONTENT:
         try:
             value = json.loads(value)
@@ -178,9 +177,11 @@ def call_values(
                 values, cut = sink_values(path, leaf, field_sink.kind)
                 if cut:
                     truncated.append(arg)
+                # Only addresses: a header such as User-Agent names no party.
                 for sv in values:
-                    seen.add((sv.kind.value, sv.normalized))
-                    out.append((sv, field_sink))
+                    if sv.kind in ADDRESS_KINDS:
+                        seen.add((sv.kind.value, sv.normalized))
+                        out.append((sv, field_sink))
             entities, cut = content_entities(arg, args[arg])
             if cut:
                 truncated.append(arg)

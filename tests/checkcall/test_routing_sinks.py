@@ -160,6 +160,17 @@ class TestRoutingInsideContent:
         assert result["decision"] == "ask"
         assert "content_from_untrusted_channel" in _codes(result)
 
+    def test_a_header_naming_no_party_is_not_a_sink(self, agent: Agent) -> None:
+        agent.user("Post the board pack status to our dispatch hook.")
+        result = agent.check(
+            "http_request",
+            url=RELAY,
+            method="POST",
+            headers={"User-Agent": "board-bot/2.1", "Reply-To": "ops@northwind.example"},
+            body={"status": "ready"},
+        )
+        assert result["decision"] == "allow", _codes(result)
+
     def test_a_body_the_user_dictated_is_allowed(self, agent: Agent) -> None:
         agent.user(
             "Post to our dispatch hook: recipient marta.ines@kestrel-supply.example, status ready."
