@@ -6,7 +6,10 @@ The side effect comes from the annotations where they give one (`readOnlyHint`: 
 `openWorldHint`: external send; otherwise write). Without them it is inferred from the
 tool's name, then its description, conservatively: only a clear read verb (get, list,
 search, read, find, check, ...) makes a tool read-only; a side-effecting verb, or no verb
-at all, makes it side-effecting. Sinks come from the input schema: formats `email`/`uri`,
+at all, makes it side-effecting. A read-verb tool that declares where it delivers
+(deliver_to, recipients, cc, webhook, callback_url; without a read-only hint also any
+e-mail, party or account argument) is not a pure read: it is an external send whose
+destination arguments are traced. Sinks come from the input schema: formats `email`/`uri`,
 and property names and descriptions of recipients, addresses, accounts, IBANs, amounts,
 URLs and phone numbers. Content arguments from names like body, subject, message, text,
 title, description. Every other argument is traced as an unlisted argument (an `auto`
@@ -336,6 +339,37 @@ def side_effect_of(declaration: ToolDeclaration) -> SideEffect:
     return SideEffect.external_send
 
 
+# Property-name words that say the argument is where the tool delivers something: a tool
+# that takes one is not a pure read, whatever its verb or hints say.
+_DELIVERY_WORDS = frozenset({
+    "deliver", "delivery", "recipient", "recipients", "to", "cc", "bcc", "send", "forward",
+    "notify", "webhook", "callback", "destination", "dest", "mailto", "receiver",
+    "receivers", "addressee", "reply",
+})
+# Words of a range or paging bound ("date_to", "page_to"), not a party.
+_BOUND_WORDS = frozenset({"date", "time", "day", "month", "year", "page", "offset", "index",
+                          "range", "limit", "version"})
+
+
+def delivery_sink(prop: str, schema: dict[str, Any], hinted_read: bool) -> Sink | None:
+    """The sink of a read-verb tool's argument that names a destination. By name
+    (deliver_to, recipients, cc, webhook, callback_url): high risk. An e-mail or party
+    argument without such a name may be a filter (`customer_email`): low risk, so a value
+    from records the user asked for stays allowed; only without a read-only hint."""
+    parts = words(prop)
+    if any(w in _BOUND_WORDS for w in parts) or (parts and parts[-1] in _ID_WORDS):
+        return None
+    sink = argument_sink(prop, schema, SideEffect.external_send)
+    if any(w in _DELIVERY_WORDS for w in parts):
+        kind = sink.kind if isinstance(sink, Sink) else "auto"
+        return Sink(kind=kind, risk=Risk.high, external=True)
+    if hinted_read:
+        return None
+    if isinstance(sink, Sink) and sink.external and sink.kind != ValueKind.url:
+        return Sink(kind=sink.kind, risk=Risk.low, external=True)
+    return None
+
+
 # Read tools that take a URL fetch it: a GET carries data out in its URL (as the policy's
 # fetch_url), though a link from results the user asked for is fine.
 _GET_URL = Sink(kind=ValueKind.url, risk=Risk.low, external=True)
@@ -349,9 +383,13 @@ def _classify(canonical: str, source: ToolSource) -> ToolSpec:
     content: list[str] = []
     properties = _properties(declaration)
     if effect == SideEffect.read:
+        hinted = bool(declaration.annotations and declaration.annotations.readOnlyHint)
         for prop, schema in properties.items():
+            delivery = delivery_sink(prop, schema, hinted)
             sink = argument_sink(prop, schema, effect)
-            if isinstance(sink, Sink) and sink.kind == ValueKind.url:
+            if delivery is not None:
+                sinks[prop] = delivery
+            elif isinstance(sink, Sink) and sink.kind == ValueKind.url:
                 sinks[prop] = _GET_URL
         if sinks:
             effect = SideEffect.external_send

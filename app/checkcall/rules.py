@@ -20,8 +20,10 @@ Rules, in the order they are tried for one sink value (docs/checkcall.md has exa
   R7 ask    value_from_untrusted_channel an external sink, from non-user channels only
   R8 ask    value_unsourced_external     an external sink, found nowhere
   R9 allow  value_internal               a sink that does not leave the user
-Content entities (names, addresses inside a body or title) only deny, by R3
-(`content_from_injected_instruction`, `content_from_quarantined_memory`).
+Content entities (names, addresses inside a body or title) deny by R3
+(`content_from_injected_instruction`, `content_from_quarantined_memory`); an address
+(e-mail, IBAN, URL) in the content of an external send that only a non-user channel
+supplied, outside the records the user asked for, asks (`content_from_untrusted_channel`).
 
 Call-level rules:
   C1 allow  no_side_effect               a read-only tool
@@ -51,7 +53,7 @@ from enum import StrEnum
 
 from app.checkcall.policy import Risk, SideEffect, Sink, ToolSpec
 from app.checkcall.provenance import TAINTED, TRUSTED, Answer, Source, SourceKind
-from app.text.normalize import SinkValue
+from app.text.normalize import SinkValue, ValueKind
 
 
 class Effect(StrEnum):
@@ -110,6 +112,10 @@ RULES: dict[str, tuple[Effect, str]] = {
     "content_from_quarantined_memory": (
         Effect.deny,
         "R3: content names a value found only in quarantined content",
+    ),
+    "content_from_untrusted_channel": (
+        Effect.ask,
+        "R7: content sent out carries an address only a non-user channel supplied",
     ),
     "no_side_effect": (Effect.allow, "C1: the tool has no side effect"),
     "session_record_missing": (
@@ -184,7 +190,10 @@ class Confirmation:
     event_id: uuid.UUID  # the user's reply
 
 
-def judge_value(value: SinkValue, sink: Sink | None, sources: list[Source]) -> str | None:
+def judge_value(
+    value: SinkValue, sink: Sink | None, sources: list[Source], *, outbound: bool = False
+) -> str | None:
+    """The rule a value falls under; `outbound`: the call is an external send."""
     kinds = {s.kind for s in sources}
     # A correction is not a source of its own: a value it holds that otherwise comes only
     # from injected or quarantined content is tainted.
@@ -196,6 +205,14 @@ def judge_value(value: SinkValue, sink: Sink | None, sources: list[Source]) -> s
                 if SourceKind.quarantined_memory in kinds
                 else "content_from_injected_instruction"
             )
+        if (
+            outbound
+            and value.kind in _ADDRESS_KINDS
+            and kinds
+            and not kinds & TRUSTED
+            and kinds - _REQUESTED
+        ):
+            return "content_from_untrusted_channel"
         return None
     if SourceKind.allowlist in kinds:
         return "value_allowlisted"
@@ -223,6 +240,8 @@ def judge_value(value: SinkValue, sink: Sink | None, sources: list[Source]) -> s
 
 
 _CORRECTION = frozenset({SourceKind.agent_correction})
+_REQUESTED = frozenset({SourceKind.requested_record})
+_ADDRESS_KINDS = frozenset({ValueKind.email, ValueKind.iban, ValueKind.url})
 
 
 def _evidence(sources: list[Source]) -> list[Evidence]:

@@ -14,7 +14,13 @@ from sqlalchemy.orm import Session
 
 from app.checkcall import features as features_module
 from app.checkcall import repository
-from app.checkcall.declaration import ToolDeclaration, action_words, classify, classify_stored
+from app.checkcall.declaration import (
+    ToolDeclaration,
+    action_words,
+    argument_sink,
+    classify,
+    classify_stored,
+)
 from app.checkcall.intent import injected_action
 from app.checkcall.policy import (
     Risk,
@@ -109,6 +115,41 @@ def unlisted_sink(spec: ToolSpec, value: SinkValue) -> Sink:
     return Sink(kind="auto", risk=Risk.low, external=external)
 
 
+MAX_ROUTED_DEPTH = 4
+MAX_JSON_CONTENT = 16 * 1024
+
+
+def routed_fields(
+    arg: str, value: Any, effect: SideEffect
+) -> list[tuple[str, Any, Sink]]:
+    """Fields of a structured content argument (an HTTP body, as an object or a JSON
+    string) whose names say where something goes (`recipient`, `to`, `webhook_url`,
+    `iban`): their addresses are traced as sinks of their own, named `arg.field`."""
+    if isinstance(value, str) and value.lstrip().startswith("{") and len(value) <= MAX_JSON_CONTENT:
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return []
+    out: list[tuple[str, Any, Sink]] = []
+
+    def walk(item: Any, path: str, depth: int) -> None:
+        if depth > MAX_ROUTED_DEPTH:
+            return
+        if isinstance(item, list):
+            for child in item:
+                walk(child, path, depth + 1)
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                sink = argument_sink(str(key), {}, effect)
+                if isinstance(sink, Sink):
+                    out.append((f"{path}.{key}", child, sink))
+                else:
+                    walk(child, f"{path}.{key}", depth + 1)
+
+    walk(value, arg, 0)
+    return out
+
+
 def call_values(
     spec: ToolSpec, args: dict[str, Any]
 ) -> tuple[list[tuple[SinkValue, Sink | None]], list[str]]:
@@ -132,6 +173,15 @@ def call_values(
             out.append((sv, sink if sink is not None else unlisted_sink(spec, sv)))
     for arg in spec.content:
         if arg in args:
+            for path, leaf, field_sink in routed_fields(arg, args[arg], spec.side_effect):
+                values, cut = sink_values(path, leaf, field_sink.kind)
+                if cut:
+                    truncated.append(arg)
+                # Only addresses: a header such as User-Agent names no party.
+                for sv in values:
+                    if sv.kind in ADDRESS_KINDS:
+                        seen.add((sv.kind.value, sv.normalized))
+                        out.append((sv, field_sink))
             entities, cut = content_entities(arg, args[arg])
             if cut:
                 truncated.append(arg)
@@ -204,9 +254,11 @@ def check_call(
         attributes={"gen_ai.tool.name": body.tool.name, "gen_ai.conversation.id": body.session_id},
     ) as attrs:
         verdicts = []
+        outbound = spec.side_effect == SideEffect.external_send
         for value, sink in values:
             sources = trace(value, evidence, allowlist)
-            verdicts.append(ValueVerdict(value, sink, sources, judge_value(value, sink, sources)))
+            code = judge_value(value, sink, sources, outbound=outbound)
+            verdicts.append(ValueVerdict(value, sink, sources, code))
         # Whose idea the call is matters where its values decide nothing against it: an
         # action only an untrusted channel asked for is asked about however its arguments
         # were sourced, unless a value was picked from the records the user's own request

@@ -17,7 +17,7 @@ from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote_plus, urlsplit
 
 # Longest string value traced as a sink; longer strings are free text, not a value.
 MAX_SINK_CHARS = 512
@@ -155,6 +155,35 @@ def normalize_url(value: str) -> tuple[str, str] | None:
     path = parts.path.rstrip("/")
     normalized = host + path + (f"?{parts.query}" if parts.query else "")
     return normalized, host
+
+
+def url_carried(url: str) -> list[tuple[ValueKind, str]]:
+    """Addresses a URL carries in its path, query or fragment, percent-decoded (twice, for a
+    double-encoded one): e-mails, IBANs and URLs of another host. An allowlisted host does
+    not vouch for where what it is handed goes next."""
+    parts = urlsplit(url if "://" in url else f"http://{url}")
+    host = (parts.hostname or "").lower().removeprefix("www.")
+    carried = " ".join((parts.path, parts.query, parts.fragment))
+    for _ in range(2):
+        decoded = unquote_plus(carried)
+        if decoded == carried:
+            break
+        carried = decoded
+    text = skeleton(canonical(carried.replace("&", " ").replace(";", " ")))
+    out: list[tuple[ValueKind, str]] = []
+    for m in _EMAIL_IN_TEXT.finditer(text):
+        email = normalize_email(m.group(0))
+        if email:
+            out.append((ValueKind.email, email))
+    for m in _URL_IN_TEXT.finditer(text):
+        inner = normalize_url(m.group(0).rstrip(".,;:!?"))
+        if inner and inner[1] != host:
+            out.append((ValueKind.url, inner[0]))
+    for m in _IBAN_IN_TEXT.finditer(text):
+        iban = normalize_iban(m.group(0))
+        if iban:
+            out.append((ValueKind.iban, iban))
+    return list(dict.fromkeys(out))
 
 
 def normalize_amount(value: str | int | float) -> str | None:
@@ -405,6 +434,9 @@ def sink_values(
                         add(entity.kind, entity.normalized, entity.marks, hidden)
             marks = _marks(part, found[0]) if isinstance(part, str) else ()
             add(found[0], found[1], marks, hidden)
+            if found[0] == ValueKind.url and isinstance(part, str):
+                for kind, normalized in url_carried(skeleton(part.strip())):
+                    add(kind, normalized, (), hidden)
             if len(out) > MAX_VALUES_PER_ARG:
                 return out[:MAX_VALUES_PER_ARG], True
     return out, truncated
