@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
@@ -170,20 +171,21 @@ def url_carried(url: str) -> list[tuple[ValueKind, str]]:
             break
         carried = decoded
     text = skeleton(canonical(carried.replace("&", " ").replace(";", " ")))
-    out: list[tuple[ValueKind, str]] = []
-    for m in _EMAIL_IN_TEXT.finditer(text):
-        email = normalize_email(m.group(0))
-        if email:
-            out.append((ValueKind.email, email))
-    for m in _URL_IN_TEXT.finditer(text):
-        inner = normalize_url(m.group(0).rstrip(".,;:!?"))
-        if inner and inner[1] != host:
-            out.append((ValueKind.url, inner[0]))
-    for m in _IBAN_IN_TEXT.finditer(text):
-        iban = normalize_iban(m.group(0))
-        if iban:
-            out.append((ValueKind.iban, iban))
+    out = [(kind, normalized) for kind, normalized, host_of, _ in addresses_in(text)
+           if normalized and host_of != host]
     return list(dict.fromkeys(out))
+
+
+def addresses_in(text: str) -> Iterator[tuple[ValueKind, str | None, str | None, re.Match[str]]]:
+    """The e-mails, URLs and IBANs in folded `text`: each one's kind, normalized form (None
+    where it does not normalize), host (URLs only) and match."""
+    for m in _EMAIL_IN_TEXT.finditer(text):
+        yield ValueKind.email, normalize_email(m.group(0)), None, m
+    for m in _URL_IN_TEXT.finditer(text):
+        url = normalize_url(m.group(0).rstrip(".,;:!?"))
+        yield ValueKind.url, url[0] if url else None, url[1] if url else None, m
+    for m in _IBAN_IN_TEXT.finditer(text):
+        yield ValueKind.iban, normalize_iban(m.group(0)), None, m
 
 
 def normalize_amount(value: str | int | float) -> str | None:
@@ -476,15 +478,8 @@ def content_entities(arg: str, value: Any) -> tuple[list[SinkValue], bool]:
         folded = canonical(atom)
         text = skeleton(folded)
         rest = text
-        for m in _EMAIL_IN_TEXT.finditer(text):
-            add(ValueKind.email, normalize_email(m.group(0)), _marks_at(folded, m), hidden)
-            rest = _blank(rest, m.span())
-        for m in _URL_IN_TEXT.finditer(text):
-            url = normalize_url(m.group(0).rstrip(".,;:!?"))
-            add(ValueKind.url, url[0] if url else None, _marks_at(folded, m), hidden)
-            rest = _blank(rest, m.span())
-        for m in _IBAN_IN_TEXT.finditer(text):
-            add(ValueKind.iban, normalize_iban(m.group(0)), _marks_at(folded, m), hidden)
+        for kind, normalized, _, m in addresses_in(text):
+            add(kind, normalized, _marks_at(folded, m), hidden)
             rest = _blank(rest, m.span())
         # Names in what is left, so an IBAN's letters are not read as a name.
         for m in _NAME_IN_TEXT.finditer(rest):
