@@ -42,6 +42,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -123,6 +124,34 @@ def _database(admin: str, name: str, create: bool) -> str:
         if create:
             conn.execute(f'CREATE DATABASE "{name}"')
     return to_sqlalchemy_url(admin, name)
+
+
+@dataclass(frozen=True, slots=True)
+class PerfDatabase:
+    admin: str  # libpq URI of the server's `postgres` database
+    url: str
+    engine: Engine
+    principal: Principal  # an admin of the tenant `perf`
+
+
+@contextmanager
+def perf_database(server_uri: str | None, prefix: str) -> Iterator[PerfDatabase]:
+    """A migrated database of its own on `server_uri` (default: the embedded server under
+    var/), the service's sessions bound to it and a tenant `perf`; dropped at the end."""
+    admin, name = _admin_uri(server_uri), f"{prefix}_{os.getpid()}"
+    url = _database(admin, name, create=True)
+    engine = create_engine(url, hide_parameters=True)
+    try:
+        upgrade_to_head(engine)
+        core_db.set_session_factory(sessionmaker(bind=engine, expire_on_commit=False), engine)
+        with core_db.session_scope() as db:
+            tenant_id = get_or_create_tenant(db, "perf").id
+        yield PerfDatabase(admin, url, engine,
+                           Principal(tenant_id=tenant_id, key_id=uuid.uuid4(), role=Role.admin))
+    finally:
+        core_db.set_session_factory(None)
+        engine.dispose()
+        _database(admin, name, create=False)
 
 
 def _summary(rounds: list[list[float]]) -> dict[str, Any]:
@@ -639,81 +668,73 @@ def run(out: Path, *, sizes: tuple[int, ...] = (10_000, 100_000), writes: int = 
     the embedded server under var/); Mem0 (unless `mem0` is false) from `mem0_venv` (default:
     var/peers/mem0) on another database of the same server."""
     started = time.perf_counter()
-    admin, name = _admin_uri(server_uri), f"capture_perf_{os.getpid()}"
     loads: dict[str, float] = {}
 
     def phase(label: str) -> None:
         loads[label] = round(os.getloadavg()[0], 2)
         progress(label)
 
-    url = _database(admin, name, create=True)
-    engine = create_engine(url, hide_parameters=True)
-    upgrade_to_head(engine)
-    core_db.set_session_factory(sessionmaker(bind=engine, expire_on_commit=False), engine)
-    with core_db.session_scope() as db:
-        tenant = get_or_create_tenant(db, "perf")
-        key = create_api_key(db, tenant, Role.agent, "perf")[1]
-    principal = Principal(tenant_id=tenant.id, key_id=uuid.uuid4(), role=Role.admin)
-    settings = get_settings()
-    results: dict[str, Any] = {
-        "machine": {"cores": os.cpu_count(), "python": sys.version.split()[0]},
-        "admission_policy": settings.admission_policy, "extractor": settings.extractor,
-        "hnsw": HNSW, "reps": reps, "load_average_1min": loads,
-    }
-    mem0_database = f"capture_perf_mem0_{os.getpid()}"
-    side: Mem0Side | None = None
-    try:
-        if mem0:
-            phase("mem0: opening its virtualenv's driver")
-            side, mem0_block = open_mem0(
-                mem0_venv or peers.mem0_venv(), admin, mem0_database, out / "mem0",
-                [e.text for e in write_events(4, 0)] + recall_queries(0)[:8])
-        else:
-            mem0_block = {"skipped": "not asked for (--no-mem0)"}
-        results["peers"] = {"mem0": mem0_block}
-        phase("write path" + (" and Mem0 add" if side else ""))
-        results["write_path"] = write_path(principal, writes, reps, side)
-        phase("agent-memory-guard")
-        results["peers"]["agent_memory_guard"] = memory_guard_writes(writes, reps)
-        results["retrieval"] = {}
-        rng = np.random.default_rng(seed)
-        phase("node embeddings: cluster centres")
-        centres = anchors()
-        user_id = _bulk_user(engine, tenant.id)
-        loaded, in_session = 0, 0
-        results["check_call"] = {}
-        for size in sorted(sizes):
-            phase(f"retrieval at {size:,} nodes (loading)")
-            _load_nodes(engine, tenant.id, user_id, loaded, size - loaded, rng, centres,
-                        side.keep_batch if side else None)
+    with perf_database(server_uri, "capture_perf") as store:
+        admin, url, engine, principal = store.admin, store.url, store.engine, store.principal
+        with core_db.session_scope() as db:
+            key = create_api_key(db, get_or_create_tenant(db, "perf"), Role.agent, "perf")[1]
+        settings = get_settings()
+        results: dict[str, Any] = {
+            "machine": {"cores": os.cpu_count(), "python": sys.version.split()[0]},
+            "admission_policy": settings.admission_policy, "extractor": settings.extractor,
+            "hnsw": HNSW, "reps": reps, "load_average_1min": loads,
+        }
+        mem0_database = f"capture_perf_mem0_{os.getpid()}"
+        side: Mem0Side | None = None
+        try:
+            if mem0:
+                phase("mem0: opening its virtualenv's driver")
+                side, mem0_block = open_mem0(
+                    mem0_venv or peers.mem0_venv(), admin, mem0_database, out / "mem0",
+                    [e.text for e in write_events(4, 0)] + recall_queries(0)[:8])
+            else:
+                mem0_block = {"skipped": "not asked for (--no-mem0)"}
+            results["peers"] = {"mem0": mem0_block}
+            phase("write path" + (" and Mem0 add" if side else ""))
+            results["write_path"] = write_path(principal, writes, reps, side)
+            phase("agent-memory-guard")
+            results["peers"]["agent_memory_guard"] = memory_guard_writes(writes, reps)
+            results["retrieval"] = {}
+            rng = np.random.default_rng(seed)
+            phase("node embeddings: cluster centres")
+            centres = anchors()
+            user_id = _bulk_user(engine, principal.tenant_id)
+            loaded, in_session = 0, 0
+            results["check_call"] = {}
+            for size in sorted(sizes):
+                phase(f"retrieval at {size:,} nodes (loading)")
+                _load_nodes(engine, principal.tenant_id, user_id, loaded, size - loaded, rng,
+                            centres, side.keep_batch if side else None)
+                if side is not None:
+                    phase(f"mem0: loading {size:,} nodes")
+                    side.load(loaded, size)
+                loaded = size
+                phase(f"retrieval at {size:,} nodes" + (" and Mem0 search" if side else ""))
+                results["retrieval"][str(size)] = retrieval_at(principal, engine, user_id, size,
+                                                               queries, reps, side)
+                phase(f"check-call at {size:,} nodes")
+                if in_session < 1000:
+                    in_session = session_with_retrievals(principal, engine, user_id)
+                results["check_call"][str(size)] = {
+                    **check_call(principal, calls, reps), "retrieved_in_session": in_session}
             if side is not None:
-                phase(f"mem0: loading {size:,} nodes")
-                side.load(loaded, size)
-            loaded = size
-            phase(f"retrieval at {size:,} nodes" + (" and Mem0 search" if side else ""))
-            results["retrieval"][str(size)] = retrieval_at(principal, engine, user_id, size,
-                                                           queries, reps, side)
-            phase(f"check-call at {size:,} nodes")
-            if in_session < 1000:
-                in_session = session_with_retrievals(principal, engine, user_id)
-            results["check_call"][str(size)] = {
-                **check_call(principal, calls, reps), "retrieved_in_session": in_session}
-        if side is not None:
-            side.peer.close()
-            results["peers"]["mem0"] = side.results()
-            side = None
-        phase("throughput across workers")
-        results["throughput"] = throughput(url, engine, key, events, reps, worker_counts,
-                                           out / "redis")
-        phase("done")
-    finally:
-        core_db.set_session_factory(None)
-        engine.dispose()
-        _database(admin, name, create=False)
-        if side is not None:
-            side.peer.close()
-        if mem0:
-            _database(admin, mem0_database, create=False)
+                side.peer.close()
+                results["peers"]["mem0"] = side.results()
+                side = None
+            phase("throughput across workers")
+            results["throughput"] = throughput(url, engine, key, events, reps, worker_counts,
+                                               out / "redis")
+            phase("done")
+        finally:
+            if side is not None:
+                side.peer.close()
+            if mem0:
+                _database(admin, mem0_database, create=False)
     results["wall_seconds"] = round(time.perf_counter() - started, 1)
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")

@@ -16,20 +16,14 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
-from sqlalchemy import create_engine
-from sqlalchemy.orm import sessionmaker
 
 from app.checkcall import repository as checkcall_repository
 from app.core import db as core_db
-from app.core.auth import Principal, get_or_create_tenant
 from app.core.config import REPO_ROOT
-from app.core.migrate import upgrade_to_head
-from app.models.enums import Role
 from app.retrieval import repository as retrieval_repository
 from bench import perf
 
@@ -59,20 +53,15 @@ def main(ref: str, sizes: list[int], calls: int) -> None:
     old = {"check-call": at_commit(ref, "app/checkcall/repository.py", "ref_checkcall", folder),
            "candidates": at_commit(ref, "app/retrieval/repository.py", "ref_retrieval", folder)}
     new = {"check-call": checkcall_repository, "candidates": retrieval_repository}
-    admin, name = perf._admin_uri(None), f"capture_perf_ab_{os.getpid()}"
-    engine = create_engine(perf._database(admin, name, create=True), hide_parameters=True)
-    upgrade_to_head(engine)
-    core_db.set_session_factory(sessionmaker(bind=engine, expire_on_commit=False), engine)
-    with core_db.session_scope() as db:
-        tenant = get_or_create_tenant(db, "perf")
-    principal = Principal(tenant_id=tenant.id, key_id=uuid.uuid4(), role=Role.admin)
-    try:
+    with perf.perf_database(None, "capture_perf_ab") as store:
+        engine, principal = store.engine, store.principal
+        tenant_id = principal.tenant_id
         perf.write_path(principal, 200, 3)
         rng, centres = np.random.default_rng(0), perf.anchors()
-        user_id = perf._bulk_user(engine, tenant.id)
+        user_id = perf._bulk_user(engine, tenant_id)
         loaded, in_session = 0, 0
         for size in sorted(sizes):
-            perf._load_nodes(engine, tenant.id, user_id, loaded, size - loaded, rng, centres)
+            perf._load_nodes(engine, tenant_id, user_id, loaded, size - loaded, rng, centres)
             loaded = size
             if in_session < 1000:
                 in_session = perf.session_with_retrievals(principal, engine, user_id)
@@ -83,22 +72,18 @@ def main(ref: str, sizes: list[int], calls: int) -> None:
                 for side, modules in order if i % 2 else order[::-1]:
                     with core_db.session_scope() as db:
                         t0 = time.perf_counter()
-                        modules["check-call"].call_evidence(db, tenant.id, "bulk", "cc", NEEDLES)
+                        modules["check-call"].call_evidence(db, tenant_id, "bulk", "cc", NEEDLES)
                         times.setdefault(f"check-call read, {side}", []).append(
                             (time.perf_counter() - t0) * 1000)
                     with core_db.session_scope() as db:
                         t0 = time.perf_counter()
-                        modules["candidates"].candidates(db, tenant.id, user_id,
+                        modules["candidates"].candidates(db, tenant_id, user_id,
                                                          [float(x) for x in queries[i]], 60)
                         times.setdefault(f"candidates, {side}", []).append(
                             (time.perf_counter() - t0) * 1000)
             print(f"{size:,} nodes (load average {os.getloadavg()[0]:.1f}):", flush=True)
             for label, values in sorted(times.items()):
                 print(f"  {label}: {_ms(values)}", flush=True)
-    finally:
-        core_db.set_session_factory(None)
-        engine.dispose()
-        perf._database(admin, name, create=False)
 
 
 if __name__ == "__main__":

@@ -13,33 +13,20 @@ import json
 import os
 import sys
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sqlalchemy import create_engine
-from sqlalchemy.orm import sessionmaker
 
-from app.core import db as core_db
-from app.core.auth import Principal, get_or_create_tenant
-from app.core.migrate import upgrade_to_head
-from app.models.enums import Role
 from bench import perf
 
 KEYS = ("p50", "p95", "p50_range", "p95_range")
 
 
 def main(out: Path, sizes: tuple[int, ...], reps: int, queries: int, calls: int) -> None:
-    admin, name = perf._admin_uri(None), f"capture_perf_parts_{os.getpid()}"
-    engine = create_engine(perf._database(admin, name, create=True), hide_parameters=True)
-    upgrade_to_head(engine)
-    core_db.set_session_factory(sessionmaker(bind=engine, expire_on_commit=False), engine)
-    with core_db.session_scope() as db:
-        tenant = get_or_create_tenant(db, "perf")
-    principal = Principal(tenant_id=tenant.id, key_id=uuid.uuid4(), role=Role.admin)
     results: dict[str, Any] = {"retrieval": {}, "check_call": {}, "load_average_1min": {}}
-    try:
+    with perf.perf_database(None, "capture_perf_parts") as store:
+        engine, principal = store.engine, store.principal
         # As in `capture bench perf`: the write path's 60 users are in the ledger too.
         results["write_path"] = {
             k: v for k, v in perf.write_path(principal, 200, reps).items() if k != "samples_ms"
@@ -47,11 +34,12 @@ def main(out: Path, sizes: tuple[int, ...], reps: int, queries: int, calls: int)
         print("write path", {k: results["write_path"][k] for k in KEYS}, flush=True)
         rng = np.random.default_rng(0)
         centres = perf.anchors()
-        user_id = perf._bulk_user(engine, tenant.id)
+        user_id = perf._bulk_user(engine, principal.tenant_id)
         loaded, in_session = 0, 0
         for size in sorted(sizes):
             started = time.perf_counter()
-            perf._load_nodes(engine, tenant.id, user_id, loaded, size - loaded, rng, centres)
+            perf._load_nodes(engine, principal.tenant_id, user_id, loaded, size - loaded, rng,
+                             centres)
             loaded = size
             print(f"loaded {size:,} nodes in {time.perf_counter() - started:.0f} s", flush=True)
             results["load_average_1min"][str(size)] = os.getloadavg()[0]
@@ -72,10 +60,6 @@ def main(out: Path, sizes: tuple[int, ...], reps: int, queries: int, calls: int)
             check.pop("samples_ms", None)
             results["check_call"][str(size)] = {**check, "retrieved_in_session": in_session}
             print(size, "check-call", {k: check[k] for k in KEYS}, flush=True)
-    finally:
-        core_db.set_session_factory(None)
-        engine.dispose()
-        perf._database(admin, name, create=False)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2) + "\n")
 
