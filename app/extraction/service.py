@@ -11,7 +11,9 @@ from app import registry
 from app.domain.claims import Extraction, Hypothesis
 from app.domain.extractor import EventInput, Extractor
 from app.domain.vocabulary import Origin
+from app.extraction.clauses import own_clauses
 from app.extraction.faithful import said
+from app.extraction.open_claims import is_open_subject
 from app.extraction.voice import split_voices
 from app.ledger import repository as ledger_repository
 from app.models import Event, HypothesisRow
@@ -94,6 +96,8 @@ def read_text(
     own = read(own_text) if own_text else Extraction(
         extractor=extractor.name, extractor_version=extractor.version,
         abstain_reason="no_own_words")
+    if own_text and not own.hypotheses:
+        own = _with_own_clauses(own, [read(clause) for clause in own_clauses(own_text)])
     if not passed_on:
         return own
     # A third party's passage in a user turn: what it says is not the user's statement.
@@ -105,6 +109,20 @@ def read_text(
         return own
     return own.model_copy(update={"hypotheses": (*own.hypotheses, *laundered),
                                   "abstain_reason": None})
+
+
+def _with_own_clauses(whole: Extraction, clauses: list[Extraction]) -> Extraction:
+    """The whole text's reading, or, where it found nothing, the taxonomy claims its
+    first-person clauses state (each once). An open claim read from a clause alone would
+    quote a fragment out of its sentence."""
+    found: dict[tuple[str, str, str, str], Hypothesis] = {}
+    for reading in clauses:
+        for h in reading.hypotheses:
+            if not is_open_subject(h.subject):
+                found.setdefault((h.subject, h.value, h.direction.value, h.scope), h)
+    if not found:
+        return whole
+    return whole.model_copy(update={"hypotheses": tuple(found.values()), "abstain_reason": None})
 
 
 def persist(
