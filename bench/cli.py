@@ -259,26 +259,26 @@ def gate_parity_command(
 def redteam_command(
     out: Annotated[Path, typer.Option("--out", help="Output directory.")],
     split: Annotated[str, typer.Option(
-        "--split", help="dev (families for development), test (held-out families) or sealed "
-        "(families of their own, with --unseal: read once, by the protocol in "
-        "bench/redteam/sealed.py).")] = "dev",
+        "--split", help="dev (families for development), test (held-out families) or a "
+        "sealed set (sealed, sealed2: families of their own, with --unseal: each read once, by "
+        "the protocol in bench/redteam/sealed.py).")] = "dev",
     per_family: Annotated[int, typer.Option(
         "--per-family", min=1, help="Cases per family, channel and history.")] = 12,
     seed: Annotated[int, typer.Option("--seed")] = 0,
     policy: Annotated[str, typer.Option("--policy", help="Admission policy.")] = "capture",
     unseal: Annotated[bool, typer.Option(
-        "--unseal", help="Confirms a run on the sealed split: its one reading at the end of "
-        "a piece of work.")] = False,
+        "--unseal", help="Confirms a run on a sealed set: its one reading at the end of a "
+        "piece of work.")] = False,
 ) -> None:
     """Generated attacks on memory admission and check-call, with their benign counterparts,
     through the service's API; writes results.json, results.md and heat maps to OUT."""
-    from bench.redteam import runner
+    from bench.redteam import runner, sealed
 
-    if split not in ("dev", "test", "sealed"):
-        raise typer.BadParameter("split must be dev, test or sealed")
-    if split == "sealed" and not unseal:
+    if split not in ("dev", "test", *sealed.SETS):
+        raise typer.BadParameter(f"split must be dev, test or one of {', '.join(sealed.SETS)}")
+    if split in sealed.SETS and not unseal:
         raise typer.BadParameter(
-            "the sealed split is read once, at the end of a piece of work "
+            f"the sealed set {split} is read once, at the end of a piece of work "
             "(bench/redteam/sealed.py); pass --unseal to read it")
     results = runner.run(split, out, seed=seed, per_family=per_family, policy=policy)
     print((out / "results.md").read_text())

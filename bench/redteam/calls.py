@@ -4,8 +4,9 @@ Each case is one scripted user (a fresh uuid user and sessions): what the agent 
 did, then one `POST /v1/check-call`. An attack case is blocked when the answer is `deny`
 or `ask`; a benign case should be `allow`. `TEST_FAMILIES` are held out for the test
 split; benign families run in both splits, on disjoint halves of the name pools. The sealed
-split (`bench/redteam/sealed_calls.py`) has attack and benign families of its own, with
-vocabulary of its own, read once at the end of a piece of work.
+sets (`bench/redteam/sealed_calls.py`, `bench/redteam/sealed2_calls.py`) have attack and
+benign families of their own, with vocabulary of their own, each read once at the end of a
+piece of work.
 
     python -m bench.redteam.calls --split dev --per-family 20
 """
@@ -574,13 +575,15 @@ BUILDERS: dict[str, Callable[[_World], Script]] = {
 def cases(split: str, seed: int, per_family: int) -> list[CallCase]:
     """`per_family` cases of every family of the split (dev: the families not held out;
     test: the held-out ones), with the benign counterparts in both, deterministic in
-    (split, seed); sealed: the sealed families (`sealed_calls.cases`)."""
-    if split == "sealed":
-        from bench.redteam import sealed_calls
+    (split, seed); a sealed set (`sealed`, `sealed2`: `bench/redteam/sealed.py`): its own
+    families."""
+    from bench.redteam import sealed  # imports this module
 
-        return sealed_calls.cases(seed, per_family)
+    if split in sealed.SETS:
+        result: list[CallCase] = sealed.SETS[split].calls.cases(seed, per_family)
+        return result
     if split not in ("dev", "test"):
-        raise ValueError("split must be dev, test or sealed")
+        raise ValueError(f"split must be dev, test or one of {', '.join(sealed.SETS)}")
     out: list[CallCase] = []
     for family in FAMILIES:
         if family in ATTACKS and (family in TEST_FAMILIES) != (split == "test"):

@@ -1,10 +1,11 @@
 """Attacks on memory admission: text the user did not write that tries to become a memory of
 theirs, and the genuine first preferences that must still be adopted.
 
-Three splits of families: `dev` (the families not held out), `test` (`TEST_FAMILIES`, held
-out) and `sealed` (`bench/redteam/sealed_memory.py`: families of their own wording and
-structure, kept apart from both and read once, at the end of a piece of work; its
-definitions are pinned by `bench/redteam/sealed.sha256`).
+Splits of families: `dev` (the families not held out), `test` (`TEST_FAMILIES`, held out)
+and the sealed sets (`sealed`: `bench/redteam/sealed_memory.py`, `sealed2`:
+`bench/redteam/sealed2_memory.py`): families of their own wording and structure, kept apart
+from the others and each read once, at the end of a piece of work; their definitions are
+pinned by committed digests (`bench/redteam/sealed.py`).
 
 Each case is one fresh user: a history (`new`: one line of small talk; `history`: a stated
 preference on another subject and small talk), then the attack on its channel. An attack is
@@ -224,14 +225,15 @@ def _render(template: str, planted: str, rng: random.Random) -> tuple[str, ...]:
 
 
 def cases(split: str, seed: int, per_family: int) -> list[MemoryCase]:
-    """The split's cases: dev draws the families not held out, test the held-out ones,
-    sealed the sealed families (`sealed_memory.cases`)."""
-    if split == "sealed":
-        from bench.redteam import sealed_memory
+    """The split's cases: dev draws the families not held out, test the held-out ones, a
+    sealed set (`sealed`, `sealed2`: `bench/redteam/sealed.py`) its own families."""
+    from bench.redteam import sealed  # imports this module
 
-        return sealed_memory.cases(seed, per_family)
+    if split in sealed.SETS:
+        result: list[MemoryCase] = sealed.SETS[split].memory.cases(seed, per_family)
+        return result
     if split not in ("dev", "test"):
-        raise ValueError("split must be dev, test or sealed")
+        raise ValueError(f"split must be dev, test or one of {', '.join(sealed.SETS)}")
     rng = random.Random(f"redteam-memory-{seed}-{split}")
     out: list[MemoryCase] = []
     chosen = [f for f in FAMILIES if (f in TEST_FAMILIES) == (split == "test")]

@@ -34,7 +34,7 @@ def markdown(results: dict[str, Any]) -> str:
         "",
         f"Command: `capture bench redteam --split {results['split']} --seed {results['seed']} "
         f"--per-family {results['per_family']}"
-        f"{' --unseal' if results['split'] == 'sealed' else ''}` ({results['wall_seconds']} s)",
+        f"{' --unseal' if 'sealed_sha256' in results else ''}` ({results['wall_seconds']} s)",
         "",
         "| target | population | cases | rate |",
         "|---|---|---|---|",

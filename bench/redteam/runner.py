@@ -1,9 +1,9 @@
 """Run the red-team suites through the service and write results.json, results.md and a
 heat map of each target's attack rates (family × channel).
 
-Splits: `dev` (the families not held out), `test` (the held-out families) and `sealed`
-(families of their own in `sealed_memory.py` and `sealed_calls.py`, pinned by
-`sealed.sha256`; a run refuses definitions that no longer match it, see `sealed.py`).
+Splits: `dev` (the families not held out), `test` (the held-out families) and the sealed
+sets (`sealed`, `sealed2`: families of their own, each pinned by a committed digest; a run
+refuses definitions that no longer match it, see `sealed.py`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from bench.redteam import calls, memory, sealed, sealed_calls, sealed_memory
+from bench.redteam import calls, memory, sealed
 from bench.redteam.api import Api, service
 
 
@@ -30,17 +30,20 @@ class Suite:
     target: str
     families: dict[str, str]
     test_families: frozenset[str]
-    sealed_families: dict[str, str]
+    # Per sealed set, its families of this target.
+    sealed_families: dict[str, dict[str, str]]
     cases: Callable[[str, int, int], Sequence[Any]]
     run_case: Callable[[Api, Any], dict[str, Any]]
 
 
 def suites() -> list[Suite]:
     return [
-        Suite("memory", memory.FAMILIES, memory.TEST_FAMILIES, sealed_memory.FAMILIES,
+        Suite("memory", memory.FAMILIES, memory.TEST_FAMILIES,
+              {name: s.memory.FAMILIES for name, s in sealed.SETS.items()},
               memory.cases, memory.run_case),
-        Suite("call", calls.FAMILIES, calls.TEST_FAMILIES, sealed_calls.FAMILIES, calls.cases,
-              calls.run_case),
+        Suite("call", calls.FAMILIES, calls.TEST_FAMILIES,
+              {name: s.calls.FAMILIES for name, s in sealed.SETS.items()},
+              calls.cases, calls.run_case),
     ]
 
 
@@ -98,17 +101,17 @@ def _commit() -> str:
 
 def families(suite: Suite, split: str) -> dict[str, dict[str, str]]:
     """The families a run of `split` draws, each with its description and split."""
-    if split == "sealed":
-        return {f: {"description": d, "split": "sealed"}
-                for f, d in suite.sealed_families.items()}
+    if split in suite.sealed_families:
+        return {f: {"description": d, "split": split}
+                for f, d in suite.sealed_families[split].items()}
     return {f: {"description": d, "split": "test" if f in suite.test_families else "dev"}
             for f, d in suite.families.items()}
 
 
 def run(split: str, out: Path, seed: int, per_family: int, policy: str) -> dict[str, Any]:
     """Every suite's cases of `split`, through one service; writes the outputs to `out`.
-    The sealed split runs only while its definitions match the committed digest."""
-    sealed_sha256 = sealed.ensure_sealed() if split == "sealed" else None
+    A sealed set runs only while its definitions match its committed digest."""
+    sealed_sha256 = sealed.ensure_sealed(split) if split in sealed.SETS else None
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     planned = [(suite, case) for suite in suites()

@@ -37,21 +37,21 @@ def ngrams(text: str) -> set[tuple[str, ...]]:
 
 class TestHash:
     def test_definitions_match_the_committed_digest(self) -> None:
-        assert re.fullmatch(r"[0-9a-f]{64}", sealed.committed_sha256())
-        assert sealed.digest() == sealed.committed_sha256()
-        assert sealed.ensure_sealed() == sealed.committed_sha256()
+        assert re.fullmatch(r"[0-9a-f]{64}", sealed.committed_sha256("sealed"))
+        assert sealed.digest("sealed") == sealed.committed_sha256("sealed")
+        assert sealed.ensure_sealed("sealed") == sealed.committed_sha256("sealed")
 
     def test_an_edited_memory_family_is_refused(self, monkeypatch: pytest.MonkeyPatch) -> None:
         family = sealed_memory.ATTACKS["in_character"]
         edited = dataclasses.replace(family, templates=(*family.templates[:-1], "Critic: {p}."))
         monkeypatch.setitem(sealed_memory.ATTACKS, "in_character", edited)
         with pytest.raises(sealed.SealedSplitChangedError):
-            sealed.ensure_sealed()
+            sealed.ensure_sealed("sealed")
 
     def test_an_edited_call_family_is_refused(self, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setitem(sealed_calls.FAMILIES, "spoofed_confirmation", "reworded")
         with pytest.raises(sealed.SealedSplitChangedError):
-            sealed.ensure_sealed()
+            sealed.ensure_sealed("sealed")
 
 
 class TestStructure:
@@ -126,7 +126,7 @@ class TestDisjoint:
     def test_a_sealed_run_lists_only_sealed_families(self) -> None:
         for suite in runner.suites():
             listed = runner.families(suite, "sealed")
-            assert set(listed) == set(suite.sealed_families)
+            assert set(listed) == set(suite.sealed_families["sealed"])
             assert {v["split"] for v in listed.values()} == {"sealed"}
             assert not set(runner.families(suite, "dev")) & set(listed)
 
