@@ -104,6 +104,10 @@ class ToolSpec:
     known: bool
     require_ask: bool = False
     source: ToolSource = "policy"
+    # The policy file's pattern that named the tool (None: its exact name, or not the file).
+    pattern: str | None = None
+    # Info reasons (code, argument) saying where a declaration added to the policy file.
+    notes: tuple[tuple[str, str | None], ...] = ()
 
     def sink_for(self, arg: str) -> Sink | None:
         return self.sinks.get(arg) or self.sinks.get(WILDCARD_ARG)
@@ -151,6 +155,7 @@ class ToolPolicy:
                     content=pattern_spec.content,
                     known=True,
                     require_ask=pattern_spec.require_ask,
+                    pattern=pattern,
                 )
         return None
 

@@ -20,6 +20,8 @@ from app.checkcall.declaration import (
     argument_sink,
     classify,
     classify_stored,
+    over_pattern,
+    over_read_entry,
 )
 from app.checkcall.intent import injected_action
 from app.checkcall.policy import (
@@ -27,6 +29,7 @@ from app.checkcall.policy import (
     SideEffect,
     Sink,
     ToolPolicy,
+    ToolSource,
     ToolSpec,
     get_policy,
     unknown_tool,
@@ -192,21 +195,39 @@ def call_values(
     return out, sorted(set(truncated))
 
 
+def declaration_of(
+    db: Session, tenant_id: uuid.UUID, tool: ToolCall
+) -> tuple[ToolDeclaration, ToolSource] | None:
+    """The tool's declaration: the one the tenant's admin registered, else the one passed
+    with the call."""
+    registered = repository.registered_declaration(db, tenant_id, tool.name)
+    if registered is not None:
+        return ToolDeclaration.model_validate(registered), "registered"
+    if tool.declaration is not None:
+        return tool.declaration, "declaration"
+    return None
+
+
 def resolve_tool(
     db: Session, tenant_id: uuid.UUID, policy: ToolPolicy, tool: ToolCall
 ) -> ToolSpec:
-    """The tool as check-call sees it: the operator's policy file where it names the tool;
-    else the declaration the tenant's admin registered; else the declaration passed with
-    the call; else the fail-closed default."""
+    """The tool as check-call sees it. The policy file's entry for the tool's exact name is
+    the operator's word; for a read, a destination argument its declaration lists is traced
+    all the same. A pattern of the file is a guess from the name: the declaration is read
+    with it, the stricter of the two deciding. A tool the file does not name is classified
+    from its declaration; with none, the fail-closed default."""
     named = policy.named(tool.name)
-    if named is not None:
+    if named is not None and named.pattern is None and named.side_effect != SideEffect.read:
         return named
-    registered = repository.registered_declaration(db, tenant_id, tool.name)
-    if registered is not None:
-        return classify_stored(registered, "registered")
-    if tool.declaration is not None:
-        return classify(tool.declaration, "declaration")
-    return unknown_tool(tool.name)
+    declared = declaration_of(db, tenant_id, tool)
+    if declared is None:
+        return named or unknown_tool(tool.name)
+    declaration, source = declared
+    if named is None:
+        return classify(declaration, source)
+    if named.pattern is None:
+        return over_read_entry(named, declaration)
+    return over_pattern(named, classify(declaration, source))
 
 
 def check_call(
