@@ -9,7 +9,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.checkcall.declaration import ToolDeclaration, classify, over_pattern
-from app.checkcall.policy import DEFAULT_POLICY_PATH, SideEffect, load_policy
+from app.checkcall.policy import DEFAULT_POLICY_PATH, SideEffect, ToolSpec, load_policy
 from tests.checkcall.conftest import Agent
 from tests.checkcall.test_declarations import check, declared
 
@@ -40,9 +40,10 @@ def _codes(result: dict[str, Any]) -> list[str]:
 
 
 class TestTheStricterOfPatternAndDeclaration:
-    def _read(self, decl: dict[str, Any]) -> Any:
+    def _read(self, decl: dict[str, Any]) -> ToolSpec:
         pattern = load_policy(DEFAULT_POLICY_PATH).named(decl["name"])
-        assert pattern is not None and pattern.pattern is not None
+        assert pattern is not None
+        assert pattern.pattern is not None
         return over_pattern(pattern, classify(ToolDeclaration.model_validate(decl)))
 
     def test_a_read_pattern_takes_the_declarations_sinks(self) -> None:
