@@ -568,7 +568,8 @@ def register_tool(
     db: Session, principal: Principal, name: str, declaration: ToolDeclaration
 ) -> RegisteredTool:
     """Declare (or re-declare) a tool for the tenant. Check-call classifies the tool from
-    it wherever the operator's policy file does not name it."""
+    it wherever the operator's policy file does not name it, and reads it with the file's
+    entry where the file names the tool only by a pattern or as a read (`resolve_tool`)."""
     if declaration.name != name:
         raise InvalidInput("the declaration's name must be the tool name in the path")
     stored = declaration.model_dump(mode="json", exclude_none=True)
