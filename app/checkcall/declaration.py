@@ -402,6 +402,11 @@ def _classify(canonical: str, source: ToolSource) -> ToolSpec:
                 content.append(prop)
             elif isinstance(sink, Sink):
                 sinks[prop] = sink
+    # Named destinations only (as under a read-only hint), never a filter.
+    destinations = {
+        prop: sink for prop, schema in properties.items()
+        if (sink := delivery_sink(prop, schema, hinted_read=True)) is not None
+    }
     return ToolSpec(
         name=declaration.name,
         side_effect=effect,
@@ -409,6 +414,7 @@ def _classify(canonical: str, source: ToolSource) -> ToolSpec:
         content=tuple(content),
         known=True,
         source=source,
+        destinations=destinations,
     )
 
 
@@ -425,24 +431,6 @@ def classify_stored(stored: dict[str, Any], source: ToolSource = "registered") -
 
 # ── read against the policy file ─────────────────────────────────────────────────────
 _SEVERITY = {SideEffect.read: 0, SideEffect.write: 1, SideEffect.external_send: 2}
-
-
-def destinations(declaration: ToolDeclaration) -> dict[str, Sink]:
-    """The arguments a declaration names as where the tool delivers (deliver_to, cc,
-    webhook, callback_url, ...): high-risk sinks, whatever the tool's verb or hints say."""
-    return dict(_destinations(declaration.canonical()))
-
-
-@lru_cache(maxsize=2048)
-def _destinations(canonical: str) -> tuple[tuple[str, Sink], ...]:
-    declaration = ToolDeclaration.model_validate_json(canonical)
-    found = []
-    for prop, schema in _properties(declaration).items():
-        # As under a read-only hint: named destinations only, never a filter.
-        sink = delivery_sink(prop, schema, hinted_read=True)
-        if sink is not None:
-            found.append((prop, sink))
-    return tuple(found)
 
 
 def _stricter(policy: Sink | None, declared: Sink) -> Sink:
@@ -491,12 +479,12 @@ def over_pattern(pattern: ToolSpec, declared: ToolSpec) -> ToolSpec:
     )
 
 
-def over_read_entry(entry: ToolSpec, declaration: ToolDeclaration) -> ToolSpec:
+def over_read_entry(entry: ToolSpec, declared: ToolSpec) -> ToolSpec:
     """An operator's own read entry (its exact name), read with the tool's declaration: the
     entry stands for every other argument, but one the declaration names as where the tool
-    delivers is traced as a high-risk sink (a read delivers nothing), so the call is judged
-    as an external send."""
-    found = destinations(declaration)
+    delivers (deliver_to, cc, webhook, callback_url, ...) is traced as a high-risk sink (a
+    read delivers nothing), so the call is judged as an external send."""
+    found = declared.destinations
     if entry.side_effect != SideEffect.read or not found:
         return entry
     return ToolSpec(

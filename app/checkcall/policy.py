@@ -108,6 +108,8 @@ class ToolSpec:
     pattern: str | None = None
     # Info reasons (code, argument) saying where a declaration added to the policy file.
     notes: tuple[tuple[str, str | None], ...] = ()
+    # Of a declared tool: the arguments its declaration names as where it delivers.
+    destinations: dict[str, Sink] = field(default_factory=dict)
 
     def sink_for(self, arg: str) -> Sink | None:
         return self.sinks.get(arg) or self.sinks.get(WILDCARD_ARG)

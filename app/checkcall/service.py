@@ -29,7 +29,6 @@ from app.checkcall.policy import (
     SideEffect,
     Sink,
     ToolPolicy,
-    ToolSource,
     ToolSpec,
     get_policy,
     unknown_tool,
@@ -195,16 +194,14 @@ def call_values(
     return out, sorted(set(truncated))
 
 
-def declaration_of(
-    db: Session, tenant_id: uuid.UUID, tool: ToolCall
-) -> tuple[ToolDeclaration, ToolSource] | None:
-    """The tool's declaration: the one the tenant's admin registered, else the one passed
-    with the call."""
+def declared_spec(db: Session, tenant_id: uuid.UUID, tool: ToolCall) -> ToolSpec | None:
+    """The tool as its declaration reads: the one the tenant's admin registered, else the
+    one passed with the call."""
     registered = repository.registered_declaration(db, tenant_id, tool.name)
     if registered is not None:
-        return ToolDeclaration.model_validate(registered), "registered"
+        return classify_stored(registered, "registered")
     if tool.declaration is not None:
-        return tool.declaration, "declaration"
+        return classify(tool.declaration, "declaration")
     return None
 
 
@@ -219,15 +216,14 @@ def resolve_tool(
     named = policy.named(tool.name)
     if named is not None and named.pattern is None and named.side_effect != SideEffect.read:
         return named
-    declared = declaration_of(db, tenant_id, tool)
+    declared = declared_spec(db, tenant_id, tool)
     if declared is None:
         return named or unknown_tool(tool.name)
-    declaration, source = declared
     if named is None:
-        return classify(declaration, source)
+        return declared
     if named.pattern is None:
-        return over_read_entry(named, declaration)
-    return over_pattern(named, classify(declaration, source))
+        return over_read_entry(named, declared)
+    return over_pattern(named, declared)
 
 
 def check_call(
