@@ -1,6 +1,8 @@
 """A tool's own declaration in the MCP `Tool` shape (name, description, `inputSchema`,
 `annotations`), read into the ToolSpec check-call decides with when the operator's policy
-does not name the tool.
+does not name the tool; read with the policy's spec where the policy names it only by a
+pattern (`over_pattern`: the stricter of the two), or names it as a read (`over_read_entry`:
+its destination arguments are traced).
 
 The side effect comes from the annotations where they give one (`readOnlyHint`: read;
 `openWorldHint`: external send; otherwise write). Without them it is inferred from the
@@ -400,6 +402,11 @@ def _classify(canonical: str, source: ToolSource) -> ToolSpec:
                 content.append(prop)
             elif isinstance(sink, Sink):
                 sinks[prop] = sink
+    # Named destinations only (as under a read-only hint), never a filter.
+    destinations = {
+        prop: sink for prop, schema in properties.items()
+        if (sink := delivery_sink(prop, schema, hinted_read=True)) is not None
+    }
     return ToolSpec(
         name=declaration.name,
         side_effect=effect,
@@ -407,6 +414,7 @@ def _classify(canonical: str, source: ToolSource) -> ToolSpec:
         content=tuple(content),
         known=True,
         source=source,
+        destinations=destinations,
     )
 
 
@@ -419,6 +427,76 @@ def classify_stored(stored: dict[str, Any], source: ToolSource = "registered") -
     """The ToolSpec of a declaration stored as `ToolDeclaration.model_dump(mode="json",
     exclude_none=True)`."""
     return _classify(json.dumps(stored, sort_keys=True, default=str), source)
+
+
+# ── read against the policy file ─────────────────────────────────────────────────────
+_SEVERITY = {SideEffect.read: 0, SideEffect.write: 1, SideEffect.external_send: 2}
+
+
+def _stricter(policy: Sink | None, declared: Sink) -> Sink:
+    if policy is None:
+        return declared
+    return Sink(
+        kind=declared.kind if policy.kind == "auto" else policy.kind,
+        risk=Risk.high if Risk.high in (policy.risk, declared.risk) else Risk.low,
+        external=policy.external or declared.external,
+    )
+
+
+def over_pattern(pattern: ToolSpec, declared: ToolSpec) -> ToolSpec:
+    """A tool the policy file names only by a pattern, read with its declaration: the
+    stricter of the two, argument by argument. A pattern is a guess from the name; the
+    declaration's schema shows what the tool takes (a destination, a URL it fetches). The
+    pattern's own spec where the declaration adds nothing; the declaration never loosens
+    it."""
+    sinks = dict(pattern.sinks)
+    raised: list[str] = []
+    for arg, sink in declared.sinks.items():
+        current = pattern.sink_for(arg)
+        merged = _stricter(current, sink)
+        if merged != current:
+            sinks[arg] = merged
+            raised.append(arg)
+    effect = max(pattern.side_effect, declared.side_effect, key=_SEVERITY.__getitem__)
+    if not raised and effect == pattern.side_effect:
+        return pattern
+    # Free text stays free text unless either side traces it as a sink.
+    content = tuple(dict.fromkeys(
+        arg for arg in (*pattern.content, *declared.content)
+        if arg not in sinks and (arg in pattern.content or pattern.sink_for(arg) is None)
+    ))
+    notes: list[tuple[str, str | None]] = [("declaration_over_pattern", a) for a in raised]
+    return ToolSpec(
+        name=pattern.name,
+        side_effect=effect,
+        sinks=sinks,
+        content=content,
+        known=True,
+        require_ask=pattern.require_ask or declared.require_ask,
+        source=declared.source,
+        pattern=pattern.pattern,
+        notes=tuple(notes or [("declaration_over_pattern", None)]),
+    )
+
+
+def over_read_entry(entry: ToolSpec, declared: ToolSpec) -> ToolSpec:
+    """An operator's own read entry (its exact name), read with the tool's declaration: the
+    entry stands for every other argument, but one the declaration names as where the tool
+    delivers (deliver_to, cc, webhook, callback_url, ...) is traced as a high-risk sink (a
+    read delivers nothing), so the call is judged as an external send."""
+    found = declared.destinations
+    if entry.side_effect != SideEffect.read or not found:
+        return entry
+    return ToolSpec(
+        name=entry.name,
+        side_effect=SideEffect.external_send,
+        sinks={**entry.sinks, **{a: _stricter(entry.sinks.get(a), s) for a, s in found.items()}},
+        content=tuple(a for a in entry.content if a not in found),
+        known=True,
+        require_ask=entry.require_ask,
+        source=entry.source,
+        notes=tuple(("declared_destination", a) for a in found),
+    )
 
 
 def action_words(declaration: ToolDeclaration | None) -> str | None:

@@ -104,6 +104,12 @@ class ToolSpec:
     known: bool
     require_ask: bool = False
     source: ToolSource = "policy"
+    # The policy file's pattern that named the tool (None: its exact name, or not the file).
+    pattern: str | None = None
+    # Info reasons (code, argument) saying where a declaration added to the policy file.
+    notes: tuple[tuple[str, str | None], ...] = ()
+    # Of a declared tool: the arguments its declaration names as where it delivers.
+    destinations: dict[str, Sink] = field(default_factory=dict)
 
     def sink_for(self, arg: str) -> Sink | None:
         return self.sinks.get(arg) or self.sinks.get(WILDCARD_ARG)
@@ -151,6 +157,7 @@ class ToolPolicy:
                     content=pattern_spec.content,
                     known=True,
                     require_ask=pattern_spec.require_ask,
+                    pattern=pattern,
                 )
         return None
 

@@ -49,7 +49,8 @@ def check_call(
     quarantined memories. Deterministic; every decision is recorded with its evidence
     (node and event ids, never values). Trajectory `features` and `triage_score` are
     triage signals and never decide. A tool the operator's policy file does not name is
-    classified from its declaration (registered, or passed as `tool.declaration`);
+    classified from its declaration (registered, or passed as `tool.declaration`); one the
+    file names only by a pattern is read with its declaration, the stricter deciding;
     `tool_source` says which. See docs/checkcall.md for the codes."""
     return service.check_call(db, principal, body, request.state.trace_id)
 
@@ -88,8 +89,10 @@ def register_tool(
 ) -> RegisteredTool:
     """Register the tool's own definition in the MCP `Tool` shape (admin key). Check-call
     classifies the tool from it (side effect, sink and content arguments; the response
-    shows how) wherever the operator's policy file does not name the tool. Replaces an
-    earlier declaration of the same name."""
+    shows how) wherever the operator's policy file does not name the tool, and reads it with
+    the file's entry where the file names the tool only by a pattern or as a read (a
+    declaration adds sinks there, never removes one). Replaces an earlier declaration of the
+    same name."""
     return service.register_tool(db, principal, name, body)
 
 

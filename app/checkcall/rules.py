@@ -42,6 +42,11 @@ Call-level rules:
                                          imperative in content the user did not write),
                                          and the user did not
   info      binding_unverified           an arg_binding the record does not bear out
+  info      declaration_over_pattern     the policy file matched the tool by a pattern only;
+                                         its declaration made the tool stricter (this
+                                         argument a sink, or its side effect)
+  info      declared_destination         the policy file names the tool as a read; its
+                                         declaration names this argument a destination
 """
 
 from __future__ import annotations
@@ -142,6 +147,17 @@ RULES: dict[str, tuple[Effect, str]] = {
     "binding_unverified": (
         Effect.info,
         "the declared binding's content does not contain the value",
+    ),
+    "declaration_over_pattern": (
+        Effect.info,
+        "the policy file names the tool only by a pattern, a guess from its name; its "
+        "declaration shows more (this argument a sink, or a side effect), and the stricter "
+        "of the two applies",
+    ),
+    "declared_destination": (
+        Effect.info,
+        "the policy file names the tool as a read; its declaration names this argument as "
+        "where the tool delivers, so it is traced as a sink",
     ),
 }
 
@@ -294,6 +310,7 @@ def decide(
         reason.evidence = list(dict.fromkeys([*reason.evidence, *_evidence(verdict.sources)]))
     reasons.extend(grouped.values())
     reasons.extend(Reason("binding_unverified", arg) for arg in unverified_bindings)
+    reasons.extend(Reason(code, arg) for code, arg in spec.notes)
     reasons.extend(Reason("too_many_values", arg) for arg in truncated)
     if injected_action:
         reasons.append(

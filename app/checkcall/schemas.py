@@ -170,7 +170,8 @@ class CheckCallResponse(BaseModel):
         description="What classified the tool: `policy` (the operator's policy file names "
         "it), `registered` (a declaration the tenant's admin registered), `declaration` "
         "(the declaration passed with the call) or `default` (nothing declares it: the "
-        "fail-closed default)."
+        "fail-closed default). A tool the file names only by a pattern is `registered` or "
+        "`declaration` where its declaration made it stricter."
     )
     policy_version: str
     decision_id: uuid.UUID | None = Field(

@@ -20,6 +20,8 @@ from app.checkcall.declaration import (
     argument_sink,
     classify,
     classify_stored,
+    over_pattern,
+    over_read_entry,
 )
 from app.checkcall.intent import injected_action
 from app.checkcall.policy import (
@@ -192,21 +194,36 @@ def call_values(
     return out, sorted(set(truncated))
 
 
-def resolve_tool(
-    db: Session, tenant_id: uuid.UUID, policy: ToolPolicy, tool: ToolCall
-) -> ToolSpec:
-    """The tool as check-call sees it: the operator's policy file where it names the tool;
-    else the declaration the tenant's admin registered; else the declaration passed with
-    the call; else the fail-closed default."""
-    named = policy.named(tool.name)
-    if named is not None:
-        return named
+def declared_spec(db: Session, tenant_id: uuid.UUID, tool: ToolCall) -> ToolSpec | None:
+    """The tool as its declaration reads: the one the tenant's admin registered, else the
+    one passed with the call."""
     registered = repository.registered_declaration(db, tenant_id, tool.name)
     if registered is not None:
         return classify_stored(registered, "registered")
     if tool.declaration is not None:
         return classify(tool.declaration, "declaration")
-    return unknown_tool(tool.name)
+    return None
+
+
+def resolve_tool(
+    db: Session, tenant_id: uuid.UUID, policy: ToolPolicy, tool: ToolCall
+) -> ToolSpec:
+    """The tool as check-call sees it. The policy file's entry for the tool's exact name is
+    the operator's word; for a read, a destination argument its declaration lists is traced
+    all the same. A pattern of the file is a guess from the name: the declaration is read
+    with it, the stricter of the two deciding. A tool the file does not name is classified
+    from its declaration; with none, the fail-closed default."""
+    named = policy.named(tool.name)
+    if named is not None and named.pattern is None and named.side_effect != SideEffect.read:
+        return named
+    declared = declared_spec(db, tenant_id, tool)
+    if declared is None:
+        return named or unknown_tool(tool.name)
+    if named is None:
+        return declared
+    if named.pattern is None:
+        return over_read_entry(named, declared)
+    return over_pattern(named, declared)
 
 
 def check_call(
@@ -547,7 +564,8 @@ def register_tool(
     db: Session, principal: Principal, name: str, declaration: ToolDeclaration
 ) -> RegisteredTool:
     """Declare (or re-declare) a tool for the tenant. Check-call classifies the tool from
-    it wherever the operator's policy file does not name it."""
+    it wherever the operator's policy file does not name it, and reads it with the file's
+    entry where the file names the tool only by a pattern or as a read (`resolve_tool`)."""
     if declaration.name != name:
         raise InvalidInput("the declaration's name must be the tool name in the path")
     stored = declaration.model_dump(mode="json", exclude_none=True)
