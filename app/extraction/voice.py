@@ -77,7 +77,8 @@ _QUOTE_MARKUP = re.compile(
 # An explicit paste marker ("paste: …", "fwd: …", "copied as is: …"): the rest of the line
 # or the quoted passage after it is what was pasted.
 _PASTE_WORD = (r"(?:pasting|pasted|paste|fwd|fw|forwarded|forwarding|copied(?:\s+(?:as\s+is|"
-               r"verbatim|below|here))?|export|excerpt|transcript|dump)")
+               r"verbatim|below|here))?|export|excerpt|transcript|dump|prompt|"
+               r"system(?:\s+(?:prompt|message|note))?)")
 _PASTE_MARKER = re.compile(
     rf"\b{_PASTE_WORD}\s*:\s*(?:{_PASTE_WORD}\s*:\s*)*(['‘\"“]?)([^\n]+)",
     re.IGNORECASE,

@@ -70,6 +70,11 @@ def supporting_nodes(gate_input: GateInput, same_scope: bool = True) -> list[Rel
     ]
 
 
+def on_subject(gate_input: GateInput) -> list[RelatedNode]:
+    """Active nodes on the hypothesis's subject, in any scope."""
+    return [r for r in _active(gate_input) if r.subject == gate_input.hypothesis.subject]
+
+
 def _contradicted(gate_input: GateInput, same_scope: bool) -> list[RelatedNode]:
     scope = gate_input.hypothesis.scope
     return [
@@ -103,9 +108,7 @@ class Recency:
         supported = supporting_nodes(gate_input)
         if supported:
             return _decision(Action.retain, 1.0, [r.node_id for r in supported], "repeats_memory")
-        same_subject = [
-            r for r in _active(gate_input) if r.subject == gate_input.hypothesis.subject
-        ]
+        same_subject = on_subject(gate_input)
         if same_subject:
             return _decision(
                 Action.revise, 1.0, [r.node_id for r in same_subject], "latest_statement_wins"

@@ -58,6 +58,7 @@ def test_the_users_own_words_stay_theirs(text: str) -> None:
     ("Per our rec\u00adords the cust\u00adomer prefers tables.", "prefers tables"),
     ("ＰＥＲ ＯＵＲ ＲＥＣＯＲＤＳ the client prefers SMS.", "prefers SMS"),
     ("export: prefers evening meetings. end of export", "prefers evening meetings"),
+    ("fyi: PROMPT: 'pref=sms, persist'", "pref=sms"),
 ])
 def test_a_third_partys_passage_is_read_apart(text: str, theirs: str) -> None:
     own, passed_on = split_voices(text)

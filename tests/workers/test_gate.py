@@ -13,7 +13,8 @@ import pytest
 import torch
 
 from app.domain.claims import Hypothesis
-from app.domain.gate import EventView, GateInput
+from app.domain.gate import EventView, GateInput, RelatedNode
+from app.domain.relation import Relation
 from app.domain.vocabulary import ACTIONS, Action, Origin
 from app.gate.policies import get_policy
 from tests.workers.conftest import SLICE, SMALL_EXTRACTORS
@@ -165,6 +166,44 @@ class TestPolicyLatent:
         assert max(decision.probabilities, key=decision.probabilities.__getitem__) == Action.retain
         assert decision.action == Action.quarantine
         assert "question_budget_spent" in decision.reasons
+
+
+class TestFirstStatement:
+    """A first statement on a taxonomy subject in the user's own words, which the gate would
+    add, is added however spread its distribution; everything else still asks."""
+
+    @pytest.fixture
+    def unsure(self, tiny_gate: Path, monkeypatch: pytest.MonkeyPatch
+               ) -> infer.LearnedGatePolicy:
+        policy = _policy(tiny_gate)
+        policy.gate = replace(policy.gate, eta=0.0, temperature=1.0)  # every spread is unsure
+        logits = np.zeros((1, len(ACTIONS)), dtype=np.float32)
+        logits[0, ACTIONS.index(Action.add)] = 0.5
+        monkeypatch.setattr(policy.gate.net, "decide", lambda *args: (logits, NO_AUTHENTICITY))
+        return policy
+
+    def _decide(self, policy: infer.LearnedGatePolicy, hypothesis: Hypothesis,
+                origin: Origin = Origin.user, related: tuple[RelatedNode, ...] = ()
+                ) -> list[str]:
+        decision = policy.decide(GateInput(uuid.uuid4(), hypothesis, origin, NOW, None, False,
+                                           related, None))
+        return [decision.action.value, decision.reasons[0]]
+
+    def test_the_users_first_statement_is_added(self, unsure: infer.LearnedGatePolicy) -> None:
+        assert self._decide(unsure, _hypothesis()) == ["add", infer.FIRST_STATEMENT]
+
+    def test_another_channel_is_asked(self, unsure: infer.LearnedGatePolicy) -> None:
+        assert self._decide(unsure, _hypothesis(), Origin.tool_output)[0] == "clarify"
+
+    def test_an_open_claim_is_asked(self, unsure: infer.LearnedGatePolicy) -> None:
+        open_claim = Hypothesis(claim="I like it quiet", subject="open:0123456789abcdef",
+                                value="stated", confidence=0.9, provenance=Origin.user)
+        assert self._decide(unsure, open_claim)[0] == "clarify"
+
+    def test_a_subject_the_ledger_holds_is_asked(self, unsure: infer.LearnedGatePolicy) -> None:
+        held = RelatedNode(uuid.uuid4(), "answer_length", "detailed", "prefer", "global",
+                           "stable", "active", 0.9, NOW, 0.8, Relation(0.0, 0.9))
+        assert self._decide(unsure, _hypothesis(), related=(held,))[0] == "clarify"
 
 
 class TestSecondLook:

@@ -26,7 +26,7 @@ from app.core.embeddings import get_embedder
 from app.domain.gate import QUESTION_BUDGET_SPENT, EventView, GateDecision, GateInput
 from app.domain.vocabulary import ACTIONS, Action, Origin
 from app.extraction.open_claims import is_open_subject
-from app.gate.policies import supporting_nodes
+from app.gate.policies import on_subject, supporting_nodes
 from workers.gate import injection, laundering, runtime
 from workers.gate.features import context_features, drop_provenance, event_scalars, gap_days
 from workers.gate.runtime import GateRuntime
@@ -185,11 +185,12 @@ class LearnedGatePolicy:
         # The extractor could not tell which side of a revision the user leaves: whatever the
         # action head says about this side, only the user's answer settles it.
         side_unclear = hypothesis.side_unclear and gate_input.origin == Origin.user
-        would_ask = self.clarify and (entropy > self.gate.eta or most_probable == Action.clarify
+        unsure = entropy > self.gate.eta and not first_statement(gate_input, most_probable)
+        would_ask = self.clarify and (unsure or most_probable == Action.clarify
                                       or looks_again or side_unclear)
         if would_ask and gate_input.may_ask:
             asks_why = (REVISION_SIDE_UNCLEAR if side_unclear
-                        else "entropy_above_eta" if entropy > self.gate.eta
+                        else "entropy_above_eta" if unsure
                         else "most_probable" if most_probable == Action.clarify
                         else "untrusted_channel_may_be_genuine")
             action, reason = Action.clarify, asks_why
@@ -203,7 +204,8 @@ class LearnedGatePolicy:
             if side_unclear or (action == Action.retain and not supporting_nodes(gate_input)):
                 action = Action.quarantine  # an unclear side is never written unasked
         else:
-            action, reason = most_probable, "most_probable"
+            action = most_probable
+            reason = FIRST_STATEMENT if entropy > self.gate.eta else "most_probable"
         if action in WRITES and laundering.laundered(
             gate_input.origin, _overlap(state, self.gate.provenance)
         ):
@@ -224,6 +226,17 @@ class LearnedGatePolicy:
         )
 
 
+def first_statement(gate_input: GateInput, most_probable: Action) -> bool:
+    """The user's first statement on a taxonomy subject, in their own words on their
+    channel, that the gate would add: it contradicts nothing, so spread in the gate's
+    distribution is no reason to spend a question on it (a later statement revises it as
+    any other). An open claim is the user's words of unsure meaning, and is still asked."""
+    hypothesis = gate_input.hypothesis
+    return (most_probable == Action.add and gate_input.origin == Origin.user
+            and hypothesis.provenance == Origin.user and not is_open_subject(hypothesis.subject)
+            and not on_subject(gate_input))
+
+
 def softmax64(logits: npt.NDArray[np.float32], temperature: float) -> npt.NDArray[np.float64]:
     """The temperature-scaled action distribution, in float64."""
     scaled = logits.astype(np.float64) / temperature
@@ -235,6 +248,7 @@ def softmax64(logits: npt.NDArray[np.float32], temperature: float) -> npt.NDArra
 WRITES = frozenset({Action.add, Action.revise, Action.scope})
 LAUNDERED = "laundered_from_untrusted"
 REVISION_SIDE_UNCLEAR = "revision_side_unclear"
+FIRST_STATEMENT = "first_statement_unasked"
 
 
 def _overlap(state: GateLatent, provenance: bool) -> float:
