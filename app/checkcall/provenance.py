@@ -264,13 +264,24 @@ class Answer(StrEnum):
     declined = "declined"
 
 
+# What makes a reply that opens like a yes something else: a negation or a pause anywhere
+# in it ("yeah no", "ok wait"), or a question ("okay, whose address is that?").
+_HEDGE = re.compile(
+    r"\b(?:no(?!\s+(?:problem|worries|doubt|rush))|not|nope|don'?t|doesn'?t|isn'?t|never|"
+    r"wait|hold\s+on|hang\s+on|stop|cancel|actually|but|unless|whose)\b|\?",
+    re.IGNORECASE,
+)
+
+
 def answer_of(text: str | None) -> Answer | None:
-    """A user's reply to a confirmation question: confirmed, declined, or neither."""
+    """A user's reply to a confirmation question: confirmed, declined, or neither. A yes is
+    a yes only when nothing in the reply hedges or questions it; such a reply leaves the
+    call asked."""
     if not text:
         return None
     first = re.split(r"(?<=[.!?])\s+|\n", text.strip(), maxsplit=1)[0]
     if _NEGATIVE.search(first):
         return Answer.declined
-    if _AFFIRMATIVE.search(first):
+    if _AFFIRMATIVE.search(first) and not _HEDGE.search(text):
         return Answer.confirmed
     return None
