@@ -19,9 +19,11 @@ block, a paragraph, or a list item) is an instruction region. A milder **directi
 or override cue) is marked on its own sentence; it is not an injection, but a value from
 it is never taken as a data record the user asked for.
 
-**Pasted** text in a user turn is what `app.text.pasted.pasted_regions` finds (quoted or
-forwarded passages, mail headers, a lead-in naming a document, a letter after the user's own
-first sentence). The rest of a user turn is the user's own words.
+**Pasted** text in a user turn is what `app.text.voice.third_party_spans` finds, the same
+passages extraction reads apart from the user's own words (quoted, forwarded or pasted
+passages and quote markup, mail headers, chat logs, code comments, records about "the
+customer", role and made-up-customer frames, sentences in a language the service does not
+read). The rest of a user turn is the user's own words.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from enum import StrEnum
 
 from app.domain.vocabulary import Origin
 from app.text.normalize import canonical, skeleton
-from app.text.pasted import pasted_regions
+from app.text.voice import third_party_spans
 
 
 class Label(StrEnum):
@@ -317,7 +319,7 @@ def instruction_regions(
 def analyze(text: str, origin: str) -> TextAnalysis:
     if origin == Origin.user.value:
         regions: list[tuple[int, int, Label]] = []
-        for p_start, p_end in pasted_regions(text):
+        for p_start, p_end in third_party_spans(text):
             regions.append((p_start, p_end, Label.pasted))
             regions.extend(
                 r for r in instruction_regions(text, p_start, p_end) if r[2] == Label.instruction

@@ -14,9 +14,9 @@ from app.domain.vocabulary import Origin
 from app.extraction.clauses import own_clauses
 from app.extraction.faithful import said
 from app.extraction.open_claims import is_open_subject
-from app.extraction.voice import split_voices
 from app.ledger import repository as ledger_repository
 from app.models import Event, HypothesisRow
+from app.text.voice import split_voices
 
 
 @lru_cache(maxsize=4)

@@ -4,9 +4,9 @@ a document ("here's the email from Jordan:", "I got this from the vendor:", "Sam
 this:"), a quoted passage of 30+ characters, or a letter that starts after the user's own
 first sentence ("… Hi Sam, …").
 
-Deterministic cues, no model. Check-call labels these passages `pasted`
-(`app.checkcall.segments`); extraction reads them apart from the user's own words
-(`app.extraction.voice`).
+Deterministic cues, no model; one of the finders of `app.text.voice`, whose passages
+check-call labels `pasted` (`app.checkcall.segments`) and extraction reads apart from the
+user's own words.
 """
 
 from __future__ import annotations

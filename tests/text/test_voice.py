@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.extraction.voice import split_voices
+from app.text.voice import split_voices
 
 
 @pytest.mark.parametrize("text", [
