@@ -23,6 +23,7 @@ from app.text.normalize import SinkValue, TextView, view
 class SourceKind(StrEnum):
     allowlist = "allowlist"  # the operator's allowlist
     user_utterance = "user_utterance"  # the user's own words in a user turn
+    user_mentioned = "user_mentioned"  # the user's words asking about it or warning against it
     user_memory = "user_memory"  # a node the user's own channel wrote
     user_confirmed = "user_confirmed"  # the user confirmed this exact call after an ask
     requested_record = "requested_record"  # a data record returned for the user's request
@@ -47,6 +48,7 @@ TAINTED = frozenset({SourceKind.injected_instruction, SourceKind.quarantined_mem
 
 _LABEL_KIND = {
     Label.user: SourceKind.user_utterance,
+    Label.mentioned: SourceKind.user_mentioned,
     Label.pasted: SourceKind.pasted_content,
     Label.directive: SourceKind.directive,
     Label.instruction: SourceKind.injected_instruction,
@@ -243,7 +245,8 @@ def _node_kind(
     return SourceKind.untrusted_memory
 
 
-_ORDER = {Label.user: 0, Label.data: 1, Label.pasted: 2, Label.directive: 3, Label.instruction: 4}
+_ORDER = {Label.user: 0, Label.mentioned: 1, Label.data: 1, Label.pasted: 2, Label.directive: 3,
+          Label.instruction: 4}
 
 
 # ── the user's answer to an ask ──────────────────────────────────────────────────────

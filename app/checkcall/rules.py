@@ -17,6 +17,8 @@ Rules, in the order they are tried for one sink value (docs/checkcall.md has exa
   R6 ask    value_from_agent_correction  an external sink, held by a memory only through a
                                          correction (PATCH), not in the user's own words
   R6 ask    value_from_pasted_content    an external sink, from text the user pasted only
+  R6 ask    value_user_questioned        an external sink the user's own words only asked
+                                         about or warned against
   R7 ask    value_from_untrusted_channel an external sink, from non-user channels only
   R8 ask    value_unsourced_external     an external sink, found nowhere
   R9 allow  value_internal               a sink that does not leave the user
@@ -100,6 +102,10 @@ RULES: dict[str, tuple[Effect, str]] = {
     "value_from_pasted_content": (
         Effect.ask,
         "R6: the value goes out and comes only from text the user pasted (a third party wrote it)",
+    ),
+    "value_user_questioned": (
+        Effect.ask,
+        "R6: the value goes out and the user named it only to ask about it or warn against it",
     ),
     "value_from_untrusted_channel": (
         Effect.ask,
@@ -250,6 +256,8 @@ def judge_value(
         return "value_from_agent_correction"
     if SourceKind.pasted_content in kinds:
         return "value_from_pasted_content"
+    if SourceKind.user_mentioned in kinds:
+        return "value_user_questioned"
     if kinds:
         return "value_from_untrusted_channel"
     return "value_unsourced_external"

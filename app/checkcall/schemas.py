@@ -129,7 +129,8 @@ class ReasonOut(BaseModel):
 
 class SourceOut(BaseModel):
     kind: str = Field(
-        description="allowlist, user_utterance, user_memory, user_confirmed, requested_record, "
+        description="allowlist, user_utterance, user_mentioned, user_memory, user_confirmed, "
+        "requested_record, "
         "untrusted_data, untrusted_memory, pasted_content, directive, injected_instruction, "
         "quarantined_memory"
     )

@@ -41,6 +41,7 @@ from app.text.voice import third_party_spans
 
 class Label(StrEnum):
     user = "user"  # the user's own words
+    mentioned = "mentioned"  # the user's words asking about a value or warning against it
     pasted = "pasted"  # third-party text inside a user turn
     data = "data"  # a non-user channel, no instruction cue
     directive = "directive"  # an imperative routing sentence in text the user did not write
@@ -70,6 +71,7 @@ class TextAnalysis:
 
 _SEVERITY = {
     Label.user: 0,
+    Label.mentioned: 1,
     Label.data: 1,
     Label.pasted: 2,
     Label.directive: 3,
@@ -316,9 +318,50 @@ def instruction_regions(
     return regions
 
 
+# A user sentence that names a value to ask who or what it is, or to warn against it
+# ("is billing@x.io legit?", "block finance@y.net, it's a scam"): the user does not state it
+# as a destination. A sentence that also asks to send somewhere keeps the user's label.
+_QUESTIONED = re.compile(
+    r"\b(?:who|whose|what)(?:'s|\s+is|\s+are|\s+was|\s+owns)\b"
+    r"|\bis\s+(?:this|that|it)\s+(?:address\s+|account\s+|link\s+|iban\s+)?(?:legit|real|"
+    r"genuine|safe|valid|trustworthy|yours|ours|known)\b|\b(?:legit|genuine|safe|real)\s*\?"
+    r"|\b(?:do|did)\s+(?:you|we|i)\s+(?:know|recogni[sz]e)\b|\bnever\s+heard\s+of\b"
+    r"|\b(?:block|blocklist|blacklist|unsubscribe)\b"
+    r"|\b(?:report|flag|mark)\s+(?:it|them|this|that|the\s+sender|(?:it\s+)?as)\b"
+    r"|\b(?:spam|phishing|phish|scam|scammer|fraud|fraudulent|suspicious|fake|malicious|"
+    r"impersonat\w*|spoof\w*)\b"
+    r"|\b(?:don'?t|do\s+not|never)\s+(?:send|reply|pay|trust|click|open|forward|share)\b",
+    re.IGNORECASE,
+)
+_SEND_REQUEST = re.compile(
+    r"\b(?:send|e-?mail|forward|share|invite|pay|transfer|wire|reply|cc|bcc|add|book|"
+    r"schedule|post|upload)\b",
+    re.IGNORECASE,
+)
+_NEGATED_SEND = re.compile(
+    r"\b(?:don'?t|do\s+not|never|not)\s+(?:\w+\s+)?(?:send|e-?mail|forward|share|invite|pay|"
+    r"transfer|wire|reply)\b",
+    re.IGNORECASE,
+)
+
+
+def _mentions(text: str) -> list[tuple[int, int, Label]]:
+    """The user's sentences that hold an address and question or warn about it."""
+    out = []
+    for start, end in sentences(text):
+        sentence = text[start:end]
+        words = _SINK.sub(" ", sentence)  # the address's own letters say nothing
+        if words == sentence or not _QUESTIONED.search(words):
+            continue
+        if _SEND_REQUEST.search(words) and not _NEGATED_SEND.search(words):
+            continue
+        out.append((start, end, Label.mentioned))
+    return out
+
+
 def analyze(text: str, origin: str) -> TextAnalysis:
     if origin == Origin.user.value:
-        regions: list[tuple[int, int, Label]] = []
+        regions: list[tuple[int, int, Label]] = _mentions(text)
         for p_start, p_end in third_party_spans(text):
             regions.append((p_start, p_end, Label.pasted))
             regions.extend(
