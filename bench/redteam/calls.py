@@ -470,7 +470,7 @@ _PATTERN_READS: dict[str, dict[str, Any]] = {d["name"]: d for d in (
     _declaration("read_audit_log", "Reads the audit log for a date range.", date_from=_STR,
                  date_to=_STR, bcc={"type": "array", "items": _STR}),
 )}
-# Declarations the tenant's admin registers before the session (the rest travel with the
+# Declarations the tenant's admin registers ahead of the call's session (the rest travel with the
 # call).
 _REGISTERED = frozenset({"get_board_minutes", "read_audit_log"})
 

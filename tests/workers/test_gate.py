@@ -190,7 +190,7 @@ class TestFirstStatement:
         return [decision.action.value, decision.reasons[0]]
 
     def test_the_users_first_statement_is_added(self, unsure: infer.LearnedGatePolicy) -> None:
-        assert self._decide(unsure, _hypothesis()) == ["add", infer.FIRST_STATEMENT]
+        assert self._decide(unsure, _hypothesis()) == ["add", infer.OPENING_STATEMENT]
 
     def test_another_channel_is_asked(self, unsure: infer.LearnedGatePolicy) -> None:
         assert self._decide(unsure, _hypothesis(), Origin.tool_output)[0] == "clarify"

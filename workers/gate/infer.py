@@ -205,7 +205,7 @@ class LearnedGatePolicy:
                 action = Action.quarantine  # an unclear side is never written unasked
         else:
             action = most_probable
-            reason = FIRST_STATEMENT if entropy > self.gate.eta else "most_probable"
+            reason = OPENING_STATEMENT if entropy > self.gate.eta else "most_probable"
         if action in WRITES and laundering.laundered(
             gate_input.origin, _overlap(state, self.gate.provenance)
         ):
@@ -248,7 +248,7 @@ def softmax64(logits: npt.NDArray[np.float32], temperature: float) -> npt.NDArra
 WRITES = frozenset({Action.add, Action.revise, Action.scope})
 LAUNDERED = "laundered_from_untrusted"
 REVISION_SIDE_UNCLEAR = "revision_side_unclear"
-FIRST_STATEMENT = "first_statement_unasked"
+OPENING_STATEMENT = "first_statement_unasked"
 
 
 def _overlap(state: GateLatent, provenance: bool) -> float:
