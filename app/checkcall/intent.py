@@ -197,8 +197,10 @@ def _passive(body: str) -> re.Pattern[str]:
     verb = rf"(?<!\w)(?:{body})"
     return re.compile(
         # "should/must/will/is to/needs to/has to be deleted", "should get deleted"
+        # ("should be archived and deleted": the action may follow another participle)
         rf"\b(?:should|must|shall|will|to|gotta|ought\s+to)\s+(?:{_ADV}\s+)*(?:be|get)\s+"
-        rf"(?:{_ADV}\s+)*{verb}"
+        rf"(?:{_ADV}\s+)*(?:[\w\-]+(?:\s+(?:off|out|up|down|away))?\s+(?:and|or|&)\s+)?"
+        rf"{verb}"
         # "gets deleted today", "getting switched off"
         rf"|\b(?:gets|getting)\s+(?:{_ADV}\s+)*{verb}"
         # "please have/get the archive deleted", "see to it that 2FA is disabled"
