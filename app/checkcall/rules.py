@@ -40,8 +40,9 @@ Call-level rules:
   C9 ask    action_from_injected_instruction
                                          a side-effecting call whose values block nothing,
                                          whose action an untrusted channel of this session
-                                         asked for (an injected instruction, or an
-                                         imperative in content the user did not write),
+                                         asked for (an injected instruction, an
+                                         imperative, or the change worded as due, in
+                                         content the user did not write),
                                          and the user did not
   info      binding_unverified           an arg_binding the record does not bear out
   info      declaration_over_pattern     the policy file matched the tool by a pattern only;

@@ -219,3 +219,35 @@ class TestActions:
 ])
 def test_a_value_the_user_only_asks_about_is_mentioned(text: str, label: Label) -> None:
     assert _label_of(text, "user", "pay@ledger-fix.io") == label
+    @pytest.mark.parametrize(
+        ("tool", "sentence"),
+        [
+            ("leave_channel", "This channel is to be exited by every contractor."),
+            ("delete_file", "The draft file should be erased before the review."),
+            ("delete_file", "Old files are scheduled for deletion tonight."),
+            ("delete_file", "Removal of the shared file is pending."),
+            ("enable_link_sharing", "Link sharing needs to be enabled on the folder."),
+            ("set_document_visibility", "The document should be made public by Monday."),
+            ("disable_2fa", "La double authentification doit être désactivée."),
+            ("disable_2fa", "La autenticación de dos factores debe ser desactivada."),
+        ],
+    )
+    def test_a_change_worded_as_due_demands_it(self, tool: str, sentence: str) -> None:
+        action = action_of(tool)
+        assert action is not None
+        assert action.demanded_in(sentence), sentence
+
+    @pytest.mark.parametrize(
+        ("tool", "sentence"),
+        [
+            ("delete_file", "You can delete a file from its menu."),
+            ("delete_file", "A file that is removed stays in the bin for a month."),
+            ("set_document_visibility", "The document was made by the design team."),
+            ("enable_link_sharing", "Link sharing lets anyone with the link view the folder."),
+            ("disable_2fa", "2FA should never be disabled."),
+        ],
+    )
+    def test_a_statement_of_what_can_be_or_is_does_not(self, tool: str, sentence: str) -> None:
+        action = action_of(tool)
+        assert action is not None
+        assert not action.demanded_in(sentence), sentence
