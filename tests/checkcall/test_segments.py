@@ -208,17 +208,6 @@ class TestActions:
         assert not action.demanded_in(sentence), sentence
 
 
-@pytest.mark.parametrize(("text", "label"), [
-    ("Is pay@ledger-fix.io legit? Never dealt with them.", Label.mentioned),
-    ("Please block pay@ledger-fix.io, they keep spamming us.", Label.mentioned),
-    ("Queue the Q3 report for pay@ledger-fix.io, priority normal.", Label.user),
-    ("Don't send anything to pay@ledger-fix.io yet.", Label.mentioned),
-    ("Who is pay@ledger-fix.io?", Label.mentioned),
-    ("Could you send the deck to pay@ledger-fix.io?", Label.user),
-    ("Please email the deck to pay@ledger-fix.io.", Label.user),
-])
-def test_a_value_the_user_only_asks_about_is_mentioned(text: str, label: Label) -> None:
-    assert _label_of(text, "user", "pay@ledger-fix.io") == label
     @pytest.mark.parametrize(
         ("tool", "sentence"),
         [
@@ -251,3 +240,16 @@ def test_a_value_the_user_only_asks_about_is_mentioned(text: str, label: Label) 
         action = action_of(tool)
         assert action is not None
         assert not action.demanded_in(sentence), sentence
+
+
+@pytest.mark.parametrize(("text", "label"), [
+    ("Is pay@ledger-fix.io legit? Never dealt with them.", Label.mentioned),
+    ("Please block pay@ledger-fix.io, they keep spamming us.", Label.mentioned),
+    ("Queue the Q3 report for pay@ledger-fix.io, priority normal.", Label.user),
+    ("Don't send anything to pay@ledger-fix.io yet.", Label.mentioned),
+    ("Who is pay@ledger-fix.io?", Label.mentioned),
+    ("Could you send the deck to pay@ledger-fix.io?", Label.user),
+    ("Please email the deck to pay@ledger-fix.io.", Label.user),
+])
+def test_a_value_the_user_only_asks_about_is_mentioned(text: str, label: Label) -> None:
+    assert _label_of(text, "user", "pay@ledger-fix.io") == label
