@@ -417,7 +417,9 @@ def worded_delivery(prop: str, schema: dict[str, Any], sends_on: bool) -> bool:
     if not sends_on:
         return False
     sink = argument_sink(prop, schema, SideEffect.external_send)
-    return isinstance(sink, Sink) and sink.external and sink.kind != ValueKind.url
+    # A URL it takes is one it fetches; an amount is no party.
+    return (isinstance(sink, Sink) and sink.external
+            and sink.kind not in (ValueKind.url, ValueKind.amount))
 
 
 def delivery_sink(
