@@ -457,14 +457,15 @@ def _classify(canonical: str, source: ToolSource) -> ToolSpec:
     content: list[str] = []
     properties = _properties(declaration)
     sends_on = says_it_sends_on(declaration.description)
-    # Arguments the declaration's words make destinations, where the name alone does not:
-    # named in a reason, so an auditor sees why a read tool was judged as a send.
-    worded = tuple(
-        prop for prop, schema in properties.items()
-        if worded_delivery(prop, schema, sends_on)
-        and not any(w in _DELIVERY_WORDS for w in words(prop))
-    )
+    worded: tuple[str, ...] = ()
     if effect == SideEffect.read:
+        # Arguments the declaration's words make destinations, where the name alone does
+        # not: named in a reason, so an auditor sees why a read tool was judged as a send.
+        worded = tuple(
+            prop for prop, schema in properties.items()
+            if worded_delivery(prop, schema, sends_on)
+            and not any(w in _DELIVERY_WORDS for w in words(prop))
+        )
         hinted = bool(declaration.annotations and declaration.annotations.readOnlyHint)
         for prop, schema in properties.items():
             delivery = delivery_sink(prop, schema, hinted, sends_on)
