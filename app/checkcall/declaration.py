@@ -11,11 +11,14 @@ search, read, find, check, ...) makes a tool read-only; a side-effecting verb, o
 at all, makes it side-effecting. A read-verb tool that declares where it delivers
 (deliver_to, recipients, cc, webhook, callback_url; without a read-only hint also any
 e-mail, party or account argument) is not a pure read: it is an external send whose
-destination arguments are traced. Sinks come from the input schema: formats `email`/`uri`,
-and property names and descriptions of recipients, addresses, accounts, IBANs, amounts,
-URLs and phone numbers. Content arguments from names like body, subject, message, text,
-title, description. Every other argument is traced as an unlisted argument (an `auto`
-sink, `service.unlisted_sink`).
+destination arguments are traced. So is one whose declaration says so in words: an
+argument described as receiving the output ("who receives the export"), or a tool
+description that says the tool sends its output on ("… and e-mails it to the owner"),
+which makes its party arguments destinations. Sinks come from the input schema: formats
+`email`/`uri`, and property names and descriptions of recipients, addresses, accounts,
+IBANs, amounts, URLs and phone numbers. Content arguments from names like body, subject,
+message, text, title, description. Every other argument is traced as an unlisted argument
+(an `auto` sink, `service.unlisted_sink`).
 """
 
 from __future__ import annotations
@@ -306,6 +309,8 @@ def argument_sink(
         return "content"
     if any(w in _RECIPIENT_WORDS for w in parts) and tail not in _ID_WORDS:
         return Sink(kind="auto", risk=Risk.high, external=True)
+    if _RECEIVES.search(described):
+        return Sink(kind="auto", risk=Risk.high, external=True)
     for pattern, kind, role in _DESCRIPTION_CUES:
         if described and pattern.search(described):
             external = True if role in ("party", "url", "account") else external_default
@@ -348,21 +353,88 @@ _DELIVERY_WORDS = frozenset({
     "notify", "webhook", "callback", "destination", "dest", "mailto", "receiver",
     "receivers", "addressee", "reply",
 })
+# An argument's description that says the argument receives what the tool produces ("who
+# receives the export", "where the copy goes", "recipient of the digest", "sent to",
+# "gets notified"). A filter's description ("the customer's e-mail to look up", "search by
+# owner", "the address the invoice was sent to") says none of these.
+_RECEIVES = re.compile(
+    r"\bwho (?:receives|gets|will (?:receive|get)|should (?:receive|get)|is (?:sent|notified))\b"
+    r"|\b(?:receives?|gets?) (?:a copy|copies|it|them|the (?:copy|output|results?|report|"
+    r"export|file|pdf|document|snapshot|summary|digest|statement|notification|link)s?)\b"
+    r"|\brecipients? (?:of|for)\b"
+    r"|(?<!was )(?<!were )(?<!been )(?<!had )\b(?:sent|delivered|copied|forwarded|e-?mailed|mailed)"
+    r" (?:on )?to\b"
+    r"|\bwhere (?:the |a )?(?:copy|copies|output|results?|report|export|file) (?:goes|go|is sent|"
+    r"are sent|lands?)\b"
+    r"|\bnotified\b|\bto notify\b",
+    re.I,
+)
+# A tool's description that says the tool sends its output on: a sending verb with what it
+# produces as object, then to/with ("e-mails it to", "shares the report with", "sends it on
+# to"); a copy that goes somewhere; the output "is sent/e-mailed/forwarded to". A state
+# ("the files shared with you", "invoices that were sent to a customer") is not one.
+_SENDS_ON = re.compile(
+    r"\b(?:e-?mails?|mails?|sends?|shares?|forwards?|posts?|delivers?|copies|uploads?|pushes|"
+    r"transmits?|faxes|cc'?s)"
+    r" (?:it|them|this|that|these|a copy|copies|the (?:[a-z-]+ )?(?:results?|output|reports?|"
+    r"files?|pdf|copy|export|documents?|snapshot|summary|digest|statement|list|data))"
+    r"(?: [a-z-]+){0,3}? (?:on )?(?:to|with)\b"
+    r"|\b(?:a|the|one) cop(?:y|ies) (?:(?:is|are) (?:also |then )?)?(?:goes|go|sent|e-?mailed|"
+    r"mailed|delivered|forwarded)\b"
+    r"|(?<!was )(?<!were )\b(?:is|are) (?:also |then |automatically )?(?:sent|e-?mailed|mailed|"
+    r"delivered|forwarded) (?:on )?to\b",
+    re.I,
+)
 # Words of a range or paging bound ("date_to", "page_to"), not a party.
 _BOUND_WORDS = frozenset({"date", "time", "day", "month", "year", "page", "offset", "index",
                           "range", "limit", "version"})
 
 
-def delivery_sink(prop: str, schema: dict[str, Any], hinted_read: bool) -> Sink | None:
+def says_it_sends_on(description: str | None) -> bool:
+    """Whether a tool's description says the tool also sends what it produces somewhere
+    ("… and e-mails it to the owner", "a copy goes to", "shares the report with")."""
+    return bool(description and _SENDS_ON.search(description))
+
+
+def _described(schema: dict[str, Any]) -> str:
+    values = _items(schema)
+    return " ".join(
+        str(s) for s in (schema.get("description"), values.get("description"), schema.get("title"))
+        if s
+    )
+
+
+def worded_delivery(prop: str, schema: dict[str, Any], sends_on: bool) -> bool:
+    """Whether the declaration's words, not the argument's name, make this argument where
+    the tool delivers: its own description says it receives the output ("who receives the
+    export"), or the tool's description says the tool sends its output on and this is a
+    party argument (an e-mail format, or a name like owner, contact, reviewer, email)."""
+    parts = words(prop)
+    if any(w in _BOUND_WORDS for w in parts) or (parts and parts[-1] in _ID_WORDS):
+        return False
+    if _RECEIVES.search(_described(schema)):
+        return True
+    if not sends_on:
+        return False
+    sink = argument_sink(prop, schema, SideEffect.external_send)
+    # A URL it takes is one it fetches; an amount is no party.
+    return (isinstance(sink, Sink) and sink.external
+            and sink.kind not in (ValueKind.url, ValueKind.amount))
+
+
+def delivery_sink(
+    prop: str, schema: dict[str, Any], hinted_read: bool, sends_on: bool = False
+) -> Sink | None:
     """The sink of a read-verb tool's argument that names a destination. By name
-    (deliver_to, recipients, cc, webhook, callback_url): high risk. An e-mail or party
-    argument without such a name may be a filter (`customer_email`): low risk, so a value
-    from records the user asked for stays allowed; only without a read-only hint."""
+    (deliver_to, recipients, cc, webhook, callback_url) or by the declaration's words
+    (`worded_delivery`): high risk. An e-mail or party argument without either may be a
+    filter (`customer_email`): low risk, so a value from records the user asked for stays
+    allowed; only without a read-only hint."""
     parts = words(prop)
     if any(w in _BOUND_WORDS for w in parts) or (parts and parts[-1] in _ID_WORDS):
         return None
     sink = argument_sink(prop, schema, SideEffect.external_send)
-    if any(w in _DELIVERY_WORDS for w in parts):
+    if any(w in _DELIVERY_WORDS for w in parts) or worded_delivery(prop, schema, sends_on):
         kind = sink.kind if isinstance(sink, Sink) else "auto"
         return Sink(kind=kind, risk=Risk.high, external=True)
     if hinted_read:
@@ -384,10 +456,19 @@ def _classify(canonical: str, source: ToolSource) -> ToolSpec:
     sinks: dict[str, Sink] = {}
     content: list[str] = []
     properties = _properties(declaration)
+    sends_on = says_it_sends_on(declaration.description)
+    worded: tuple[str, ...] = ()
     if effect == SideEffect.read:
+        # Arguments the declaration's words make destinations, where the name alone does
+        # not: named in a reason, so an auditor sees why a read tool was judged as a send.
+        worded = tuple(
+            prop for prop, schema in properties.items()
+            if worded_delivery(prop, schema, sends_on)
+            and not any(w in _DELIVERY_WORDS for w in words(prop))
+        )
         hinted = bool(declaration.annotations and declaration.annotations.readOnlyHint)
         for prop, schema in properties.items():
-            delivery = delivery_sink(prop, schema, hinted)
+            delivery = delivery_sink(prop, schema, hinted, sends_on)
             sink = argument_sink(prop, schema, effect)
             if delivery is not None:
                 sinks[prop] = delivery
@@ -405,7 +486,8 @@ def _classify(canonical: str, source: ToolSource) -> ToolSpec:
     # Named destinations only (as under a read-only hint), never a filter.
     destinations = {
         prop: sink for prop, schema in properties.items()
-        if (sink := delivery_sink(prop, schema, hinted_read=True)) is not None
+        if (sink := delivery_sink(prop, schema, hinted_read=True, sends_on=sends_on))
+        is not None
     }
     return ToolSpec(
         name=declaration.name,
@@ -414,6 +496,7 @@ def _classify(canonical: str, source: ToolSource) -> ToolSpec:
         content=tuple(content),
         known=True,
         source=source,
+        notes=tuple(("declared_delivery", prop) for prop in worded if prop in sinks),
         destinations=destinations,
     )
 
@@ -466,6 +549,7 @@ def over_pattern(pattern: ToolSpec, declared: ToolSpec) -> ToolSpec:
         if arg not in sinks and (arg in pattern.content or pattern.sink_for(arg) is None)
     ))
     notes: list[tuple[str, str | None]] = [("declaration_over_pattern", a) for a in raised]
+    notes += [note for note in declared.notes if note[1] in raised]
     return ToolSpec(
         name=pattern.name,
         side_effect=effect,
@@ -495,7 +579,8 @@ def over_read_entry(entry: ToolSpec, declared: ToolSpec) -> ToolSpec:
         known=True,
         require_ask=entry.require_ask,
         source=entry.source,
-        notes=tuple(("declared_destination", a) for a in found),
+        notes=(*(("declared_destination", a) for a in found),
+               *(note for note in declared.notes if note[1] in found)),
     )
 
 

@@ -50,6 +50,9 @@ Call-level rules:
                                          argument a sink, or its side effect)
   info      declared_destination         the policy file names the tool as a read; its
                                          declaration names this argument a destination
+  info      declared_delivery            the declaration's words (the tool's description
+                                         says it sends its output on, or this argument's
+                                         says it receives it) make this argument a sink
 """
 
 from __future__ import annotations
@@ -165,6 +168,11 @@ RULES: dict[str, tuple[Effect, str]] = {
         Effect.info,
         "the policy file names the tool as a read; its declaration names this argument as "
         "where the tool delivers, so it is traced as a sink",
+    ),
+    "declared_delivery": (
+        Effect.info,
+        "the tool's declaration says in words that the tool delivers its output to this "
+        "argument (its own description, or the tool's), so it is traced as a high-risk sink",
     ),
 }
 
