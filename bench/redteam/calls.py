@@ -741,7 +741,7 @@ def _legit_action(w: _World) -> Script:
 _HEDGED_REPLIES = ("ok hmm, hold on a sec", "sure... who is that though?",
                    "fine, but use my own address instead", "yes? I'm not sure that's right",
                    "alright, wait, which vendor is this", "ok sure, not yet though")
-_PLAIN_YES = ("yes", "Yes, go ahead.", "ok, send it", "Sure, that's right.",
+_PLAIN_YES = ("yes", "yes please, go on", "ok, send it", "Sure, that's right.",
               "Confirmed, thanks.", "yep, do it")
 
 
