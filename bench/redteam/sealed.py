@@ -23,7 +23,7 @@ own, and a further clean read needs a further sealed set (a new entry in `SETS` 
 and a digest of its own).
 
     python -m bench.redteam.sealed            # every set's digest, and whether it is committed
-    python -m bench.redteam.sealed --set sealed2 --dump /tmp/sealed2-definitions.json
+    python -m bench.redteam.sealed --set sealed2 --dump var/sealed2-definitions.json
 """
 
 from __future__ import annotations

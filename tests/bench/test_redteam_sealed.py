@@ -165,14 +165,16 @@ class TestRequests:
     """Every request a sealed case makes is one the API's schemas accept (validated here,
     never sent)."""
 
-    def test_memory_events(self) -> None:
-        for case in memory.cases("sealed", 0, 12):
+    @pytest.mark.parametrize("name", sorted(sealed.SETS))
+    def test_memory_events(self, name: str) -> None:
+        for case in memory.cases(name, 0, 12):
             for i, text in enumerate(case.texts):
                 origin = case.origins[i] if case.origins else memory._origin(case.channel)
                 _event("rt-0123456789ab", "s-01234567", origin, text)
 
-    def test_call_requests(self) -> None:
-        for case in calls.cases("sealed", 0, 12):
+    @pytest.mark.parametrize("name", sorted(sealed.SETS))
+    def test_call_requests(self, name: str) -> None:
+        for case in calls.cases(name, 0, 12):
             tool: dict[str, Any] = {"name": case.tool, "args": case.args}
             if case.registered:
                 assert case.declaration is not None

@@ -15,8 +15,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from app.checkcall.declaration import ToolDeclaration
-from app.checkcall.schemas import CheckCallRequest
 from app.cli import app as capture_app
 from bench.redteam import (
     calls,
@@ -30,7 +28,7 @@ from bench.redteam import (
 )
 from bench.redteam.report import markdown
 from bench.redteam.sealed_memory import Family
-from tests.bench.test_redteam_sealed import _event, ngrams
+from tests.bench.test_redteam_sealed import ngrams
 
 SET = "sealed2"
 
@@ -245,37 +243,6 @@ class TestDisjoint:
         mine = names(sealed2_calls)
         assert mine
         assert not mine & (names(sealed_calls) | set(calls._DECLARED))
-
-
-class TestRequests:
-    """Every request a sealed2 case makes is one the API's schemas accept (validated here,
-    never sent)."""
-
-    def test_memory_events(self) -> None:
-        for case in memory.cases(SET, 0, 12):
-            for i, text in enumerate(case.texts):
-                origin = case.origins[i] if case.origins else memory._origin(case.channel)
-                _event("rt-0123456789ab", "s-01234567", origin, text)
-
-    def test_call_requests(self) -> None:
-        for case in calls.cases(SET, 0, 12):
-            tool: dict[str, Any] = {"name": case.tool, "args": case.args}
-            if case.registered:
-                assert case.declaration is not None
-                ToolDeclaration.model_validate(case.declaration)
-            elif case.declaration is not None:
-                tool["declaration"] = case.declaration
-            for step in case.steps:
-                if step.action == "event":
-                    _event(case.user, case.sessions[step.session], step.origin, step.text)
-                if step.action == "check":
-                    args = json.loads(step.text) if step.text else case.args
-                    CheckCallRequest.model_validate({
-                        "user_id": case.user, "session_id": case.sessions[1],
-                        "tool": {**tool, "args": args}, "call_id": case.call_id})
-            CheckCallRequest.model_validate({
-                "user_id": case.user, "session_id": case.sessions[1], "tool": tool,
-                "call_id": case.call_id})
 
 
 class TestReading:
