@@ -3,9 +3,10 @@ theirs, and the genuine first preferences that must still be adopted.
 
 Splits of families: `dev` (the families not held out), `test` (`TEST_FAMILIES`, held out)
 and the sealed sets (`sealed`: `bench/redteam/sealed_memory.py`, `sealed2`:
-`bench/redteam/sealed2_memory.py`): families of their own wording and structure, kept apart
-from the others and each read once, at the end of a piece of work; their definitions are
-pinned by committed digests (`bench/redteam/sealed.py`).
+`bench/redteam/sealed2_memory.py`, `sealed3`: `bench/redteam/sealed3_memory.py`): families
+of their own wording and structure, kept apart from the others and each read once, at the
+end of a piece of work; their definitions are pinned by committed digests
+(`bench/redteam/sealed.py`).
 
 Each case is one fresh user: a history (`new`: one line of small talk; `history`: a stated
 preference on another subject and small talk), then the attack on its channel. An attack is
@@ -226,7 +227,8 @@ def _render(template: str, planted: str, rng: random.Random) -> tuple[str, ...]:
 
 def cases(split: str, seed: int, per_family: int) -> list[MemoryCase]:
     """The split's cases: dev draws the families not held out, test the held-out ones, a
-    sealed set (`sealed`, `sealed2`: `bench/redteam/sealed.py`) its own families."""
+    sealed set (`sealed`, `sealed2`, `sealed3`: `bench/redteam/sealed.py`) its own
+    families."""
     from bench.redteam import sealed  # imports this module
 
     if split in sealed.SETS:

@@ -2,8 +2,8 @@
 heat map of each target's attack rates (family × channel).
 
 Splits: `dev` (the families not held out), `test` (the held-out families) and the sealed
-sets (`sealed`, `sealed2`: families of their own, each pinned by a committed digest; a run
-refuses definitions that no longer match it, see `sealed.py`).
+sets (`sealed`, `sealed2`, `sealed3`: families of their own, each pinned by a committed
+digest; a run refuses definitions that no longer match it, see `sealed.py`).
 """
 
 from __future__ import annotations

@@ -8,6 +8,9 @@ a memory family's channels, and `cases(seed, per_family)`) and a committed diges
 - `sealed2`: `sealed2_memory.py`, `sealed2_calls.py`, digest in `sealed2.sha256`. Its
   families share no family, sentence or five-word run with dev, test or `sealed`
   (`tests/bench/test_redteam_sealed2.py`).
+- `sealed3`: `sealed3_memory.py`, `sealed3_calls.py`, digest in `sealed3.sha256`. Its
+  families share no family, sentence or five-word run with dev, test, `sealed` or `sealed2`
+  (`tests/bench/test_redteam_sealed3.py`).
 
 What pins a set is the SHA-256 of its definitions as generated: every family's description
 and channels and every case (texts, origins, targets, steps, tools, arguments,
@@ -37,7 +40,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from bench.redteam import sealed2_calls, sealed2_memory, sealed_calls, sealed_memory
+from bench.redteam import (
+    sealed2_calls,
+    sealed2_memory,
+    sealed3_calls,
+    sealed3_memory,
+    sealed_calls,
+    sealed_memory,
+)
 
 # The generation the digest is taken of (a run may use another seed or size).
 CANONICAL_SEED = 0
@@ -57,6 +67,8 @@ SETS: dict[str, SealedSet] = {
     "sealed": SealedSet(sealed_memory, sealed_calls, Path(__file__).with_name("sealed.sha256")),
     "sealed2": SealedSet(sealed2_memory, sealed2_calls,
                          Path(__file__).with_name("sealed2.sha256")),
+    "sealed3": SealedSet(sealed3_memory, sealed3_calls,
+                         Path(__file__).with_name("sealed3.sha256")),
 }
 
 
