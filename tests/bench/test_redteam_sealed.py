@@ -123,6 +123,16 @@ class TestDisjoint:
         assert {c.family for c in memory.cases("sealed", 0, 1)} == set(sealed_memory.FAMILIES)
         assert {c.family for c in calls.cases("sealed", 0, 1)} == set(sealed_calls.FAMILIES)
 
+    @pytest.mark.parametrize("name", sorted(sealed.SETS))
+    def test_each_sets_family_names_are_its_own(self, name: str) -> None:
+        mine = sealed.SETS[name]
+        names = set(mine.memory.FAMILIES) | set(mine.calls.FAMILIES)
+        others = set(memory.FAMILIES) | set(calls.FAMILIES)
+        for other, s in sealed.SETS.items():
+            if other != name:
+                others |= set(s.memory.FAMILIES) | set(s.calls.FAMILIES)
+        assert not names & others
+
     def test_a_sealed_run_lists_only_sealed_families(self) -> None:
         for suite in runner.suites():
             listed = runner.families(suite, "sealed")

@@ -255,7 +255,7 @@ class TestReading:
 
     def test_the_cli_refuses_an_unknown_split(self, tmp_path: Path) -> None:
         result = CliRunner().invoke(
-            capture_app, ["bench", "redteam", "--split", "sealed3", "--out", str(tmp_path)])
+            capture_app, ["bench", "redteam", "--split", "sealed-unknown", "--out", str(tmp_path)])
         assert result.exit_code == 2
         assert SET in result.output
         assert not any(tmp_path.iterdir())
