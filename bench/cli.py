@@ -349,12 +349,12 @@ def nearmiss_command(
     out: Annotated[Path, typer.Option("--out", help="Output directory.")],
     extractor: ExtractorOption = None,
 ) -> None:
-    """Read the authored near-miss statements (bench/data/nearmiss.yaml) with the extractor
-    and report how often a claim asserts a value the user did not say; writes results.json
-    and results.md to OUT."""
+    """Write the authored near-miss statements (bench/data/nearmiss.yaml) to the service
+    with the extractor as its reader and report how often a claim it read asserts a value
+    the user did not say; writes results.json and results.md to OUT."""
     from bench import nearmiss
 
-    results = nearmiss.run(out, _extractor(extractor))
+    results = nearmiss.run(out, extractor)
     print((out / "results.md").read_text())
     print(json.dumps({"out": str(out), "unsaid_value_rate":
                       results["overall"]["unsaid_value_rate"]}))

@@ -1,8 +1,8 @@
 """The benchmark's client of the service: a dedicated database, one tenant per method, and the
 service itself (`create_app()`) driven over in-process HTTP with processing in-process: events
 are written with `POST /v1/events?wait=true` and everything the metrics read (decisions, node
-changes, pending questions, active memories, lineage, retrievals) comes back through the
-public API, as an agent or an auditor of the tenant would read it.
+changes, the hypotheses read, pending questions, active memories, lineage, retrievals) comes
+back through the public API, as an agent or an auditor of the tenant would read it.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -99,6 +99,25 @@ def attached(url: str) -> Iterator[Engine]:
         engine.dispose()
 
 
+@contextmanager
+def configured(**values: str) -> Iterator[None]:
+    """The service's settings with `values` (CAPTURE_<NAME>=value, as a deployment sets
+    them) for the duration, then restored."""
+    names = {f"CAPTURE_{k.upper()}": v for k, v in values.items()}
+    previous = {name: os.environ.get(name) for name in names}
+    os.environ.update(names)
+    get_settings.cache_clear()
+    try:
+        yield
+    finally:
+        for name, value in previous.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        get_settings.cache_clear()
+
+
 class ServiceError(RuntimeError):
     """The service answered a benchmark call with an error status."""
 
@@ -114,6 +133,19 @@ class Written:
     reasons: list[str] = field(default_factory=list)  # each decision's first reason
     # Each decision's action before the ledger's rules ("" where applied as chosen).
     proposed: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """One hypothesis the service read from an event, as GET /v1/events/{id} shows it."""
+
+    claim: str | None
+    subject: str
+    value: str | None
+    direction: str
+    scope: str
+    extractor: str
+    extractor_version: str
 
 
 @dataclass(slots=True)
@@ -185,6 +217,19 @@ class BenchTenant:
             event_id, user, ms, actions, changes, failed=status != "processed",
             reasons=reasons, proposed=proposed,
         )
+
+    def read(self, user: str, session: str, origin: str, text: str, at: datetime) -> list[Read]:
+        """What the service read of one event: POST /v1/events?wait=true, then the event's
+        hypotheses, in the order read, from GET /v1/events/{id}. An event that was not
+        processed is an error, not an abstention."""
+        body = {"user_id": user, "session_id": session, "origin": origin, "text": text,
+                "occurred_at": at.isoformat()}
+        accepted = self._call("POST", "/v1/events", params={"wait": "true"}, json=body)
+        event = self._call("GET", f"/v1/events/{accepted['event_id']}")
+        if event["status"] != "processed":
+            raise ServiceError(f"event {event['id']}: {event['status']} {event['error_code']}")
+        return [Read(h["claim"], h["subject"], h["value"], h["direction"], h["scope"],
+                     h["extractor"], h["extractor_version"]) for h in event["hypotheses"]]
 
     def pending_clarifications(self, user: str, event_id: uuid.UUID
                                ) -> list[tuple[uuid.UUID, PendingClaim, uuid.UUID]]:
@@ -292,9 +337,35 @@ class BenchTenant:
         return str(response["decision"]), str(response["tool_source"])
 
 
+def reader_of(name: str, reads: Iterable[Read]) -> dict[str, str | None]:
+    """The extractor that read `reads`: `name` (the service's configured one) and the
+    version its reads record, None where nothing was read. A read by another extractor or
+    version (an LLM extractor's fallback to `learned`) is an error: the measure would mix
+    two readers."""
+    seen = {(r.extractor, r.extractor_version) for r in reads}
+    if len(seen) > 1 or any(extractor != name for extractor, _ in seen):
+        raise ServiceError(f"read by {sorted(seen)}, not by {name} alone")
+    return {"name": name, "version": next(iter(seen))[1] if seen else None}
+
+
 def _change(change: str, state: str) -> str:
     """A node's version log says "created" for every new node; a node created straight into
     quarantine is reported as "quarantined" (the ledger's own name for that change)."""
     if change == "created" and state == "quarantined":
         return "quarantined"
     return change
+
+
+@contextmanager
+def reading_service(
+    extractor: str | None = None, server_uri: str | None = None, name: str = "capture_bench_read"
+) -> Iterator[tuple[BenchTenant, str]]:
+    """For measures of what the service reads from an event: the service on a fresh database
+    with `extractor` as its configured reader (the deployment's when None), and one tenant
+    under the deployment's admission policy. Yields the tenant and the extractor's name."""
+    require_in_process_tasks()
+    with configured(**({"extractor": extractor} if extractor else {})):
+        settings = get_settings()
+        with bench_database(server_uri or embedded_server_uri(), f"{name}_{os.getpid()}") \
+                as url, attached(url) as engine:
+            yield BenchTenant(settings.admission_policy, engine), settings.extractor
