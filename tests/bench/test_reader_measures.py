@@ -16,7 +16,6 @@ from app.cli import app as capture_app
 from app.core.corpora import CorpusError
 from app.domain.vocabulary import Direction
 from app.extraction.open_claims import OPEN_VALUE, open_subject
-from app.extraction.service import get_extractor
 from app.extraction.taxonomy import DIMENSIONS
 from bench import nearmiss, noise_reading
 from bench import service as bench_service
@@ -134,8 +133,9 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 class TestNoiseCommand:
-    def test_reads_every_kind_of_the_dev_split(self, data: Path, tmp_path: Path) -> None:
-        results = noise_reading.run(tmp_path, get_extractor("deterministic"), data=data)
+    def test_reads_every_kind_of_the_dev_split(self, data: Path, tmp_path: Path,
+                                                server_uri: str) -> None:
+        results = noise_reading.run(tmp_path, "deterministic", data=data, server_uri=server_uri)
         assert results["split"] == "dev"
         dev = [json.loads(line) for line in (data / "dev.jsonl").read_text().splitlines()]
         kinds = Counter(noise_reading.kind_of(e) for ep in dev for e in ep["events"])
@@ -147,7 +147,7 @@ class TestNoiseCommand:
         assert results["by_kind"]["small_talk"]["events"] > 0
         assert "read_literal_rate" in results["by_kind"]["sarcasm"]
 
-    def test_cli_reads_dev_only(self, data: Path, tmp_path: Path) -> None:
+    def test_cli_reads_dev_only(self, data: Path, tmp_path: Path, test_server: str) -> None:
         runner = CliRunner()
         result = runner.invoke(capture_app, ["bench", "noise", "--out", str(tmp_path),
                                              "--data", str(data), "--extractor",
