@@ -280,14 +280,14 @@ class BenchTenant:
     def active_claims(self, user: str) -> list[list[str]]:
         """[subject, scope, value, direction] of the user's active memories."""
         return sorted([n["subject"], n["scope"], n["value"] or "", n["direction"]]
-                      for n in self._active_nodes(user))
+                      for n in self.active_nodes(user))
 
     def active_lineage(self, user: str) -> set[uuid.UUID]:
         """Events from which some active memory of the user derives."""
-        return {e for n in self._active_nodes(user) for e in self._lineage(uuid.UUID(n["id"]))}
+        return {e for n in self.active_nodes(user) for e in self._lineage(uuid.UUID(n["id"]))}
 
-    def _active_nodes(self, user: str) -> list[dict[str, Any]]:
-        """GET /v1/users/{u}/nodes?state=active, every page."""
+    def active_nodes(self, user: str) -> list[dict[str, Any]]:
+        """GET /v1/users/{u}/nodes?state=active, every page, oldest first."""
         nodes: list[dict[str, Any]] = []
         while True:
             page = self._call("GET", f"/v1/users/{user}/nodes",
@@ -295,6 +295,16 @@ class BenchTenant:
             nodes += page["nodes"]
             if not page["nodes"] or len(nodes) >= page["total"]:
                 return nodes
+
+    def identity(self) -> dict[str, Any]:
+        """GET /v1/keys/me with the agent key: its tenant id, key id and role."""
+        identity: dict[str, Any] = self._call("GET", "/v1/keys/me")
+        return identity
+
+    def audit(self, audit_id: uuid.UUID) -> dict[str, Any]:
+        """GET /v1/audit/{id}: its status, memory set L and, once run, its citations."""
+        audit: dict[str, Any] = self._call("GET", f"/v1/audit/{audit_id}")
+        return audit
 
     def _lineage(self, node_id: uuid.UUID) -> list[uuid.UUID]:
         """GET /v1/provenance/nodes/{id}: the events the node derives from (auditor key)."""
