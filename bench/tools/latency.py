@@ -5,8 +5,9 @@ quarantined; some claims hold addresses), 400 events of earlier sessions, and se
 whose retrievals returned all 1,000 nodes; each session's own events go through the real
 write path (user turns, search results, an injected document). Then calls are checked
 through the service layer, one transaction each (commit included), cycling through the
-decision paths. The bulk rows are written with plain SQL: they are context, not the
-thing measured.
+decision paths: in-process, not the HTTP API, since the HTTP layer (routing, JSON, auth) is
+what the figure leaves out. The bulk rows are written with plain SQL: they are context, not
+the thing measured.
 """
 
 from __future__ import annotations
