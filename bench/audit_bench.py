@@ -88,10 +88,8 @@ def latency(
     """p50/p95 of a `reselect` audit of three cited nodes, end to end on the database."""
     from app.audit import service as audit_service
     from app.audit.schemas import AuditRequest
-    from app.core.auth import Principal
     from app.core.config import get_settings
     from app.core.db import session_scope
-    from app.models.enums import Role
     from bench.policies import EventContext
     from bench.service import (
         BenchTenant,
@@ -111,9 +109,7 @@ def latency(
                          EventContext(session="s"))
         active = tenant.active_nodes("u")
         cited = [n["id"] for n in active[:3]]
-        identity = tenant.identity()
-        principal = Principal(uuid.UUID(identity["tenant_id"]), uuid.UUID(identity["key_id"]),
-                              Role(identity["role"]))
+        principal = tenant.principal()
 
         def request(candidates: list[str]) -> uuid.UUID:
             """An audit request, not run on commit (the timing is of the run alone)."""

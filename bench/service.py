@@ -23,7 +23,7 @@ from sqlalchemy import Engine, create_engine
 from sqlalchemy.orm import sessionmaker
 
 from app.core import db as core_db
-from app.core.auth import create_api_key, get_or_create_tenant
+from app.core.auth import Principal, create_api_key, get_or_create_tenant
 from app.core.config import get_settings
 from app.core.db import session_scope
 from app.core.embedded_pg import to_sqlalchemy_url
@@ -63,14 +63,17 @@ def embedded_server_uri(data_dir: Path | None = None) -> str:
 
 
 @contextmanager
-def bench_database(server_uri: str, name: str | None = None) -> Iterator[str]:
-    """A fresh, migrated database on the server (dropped afterwards); its SQLAlchemy URL."""
+def bench_database(server_uri: str, name: str | None = None, *,
+                   durable: bool = False) -> Iterator[str]:
+    """A fresh, migrated database on the server (dropped afterwards); its SQLAlchemy URL.
+    `durable`: its commits wait for the disk, as a deployment's do (for runs that time a
+    commit)."""
     name = name or f"capture_bench_{os.getpid()}"
     with psycopg.connect(server_uri, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
-        # A throwaway database: commits need not wait for the disk.
-        conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
+        if not durable:  # a throwaway database: commits need not wait for the disk
+            conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
     url = to_sqlalchemy_url(server_uri, name)
     engine = create_engine(url)
     try:
@@ -169,23 +172,23 @@ def may_have_asked(origin: str, actions: list[str]) -> bool:
 
 class BenchTenant:
     """One method's tenant on the in-process service: its admission policy is the method. The
-    agent key writes, retrieves and answers; the auditor key reads lineage."""
+    agent key writes, retrieves, checks calls and answers; the auditor key reads lineage; the
+    admin key declares tools. The tenant is `bench-<method>` unless named."""
 
-    def __init__(self, method: str, engine: Engine) -> None:
+    def __init__(self, method: str, engine: Engine, *, name: str | None = None) -> None:
         # The tenant and its keys are set up on the attached database (`engine`), as an
         # operator would; everything after goes through the API.
         del engine
         with session_scope() as db:
-            tenant = get_or_create_tenant(db, f"bench-{method}")
+            tenant = get_or_create_tenant(db, name or f"bench-{method}")
             tenant.admission_policy = method
-            _, self._agent_key = create_api_key(db, tenant, Role.agent, f"bench {method}")
-            _, self._auditor_key = create_api_key(db, tenant, Role.auditor,
-                                                  f"bench {method} auditor")
+            self._keys = {role: create_api_key(db, tenant, role, f"bench {method} {role.value}")[1]
+                          for role in (Role.agent, Role.auditor, Role.admin)}
         self.method = method
         self.http = TestClient(create_app())
 
-    def _call(self, method: str, path: str, *, auditor: bool = False, **kwargs: Any) -> Any:
-        key = self._auditor_key if auditor else self._agent_key
+    def _call(self, method: str, path: str, *, role: Role = Role.agent, **kwargs: Any) -> Any:
+        key = self._keys[role]
         response = self.http.request(
             method, path, headers={"Authorization": f"Bearer {key}"}, **kwargs
         )
@@ -201,11 +204,14 @@ class BenchTenant:
         text: str,
         at: datetime,
         context: bench_policies.EventContext,
+        tool_name: str | None = None,
     ) -> Written:
         """POST /v1/events?wait=true (processed in-process before it answers); timed. The
         event's decisions and node changes are read back with GET /v1/events/{id}."""
         body = {"user_id": user, "session_id": session, "origin": origin, "text": text,
                 "occurred_at": at.isoformat()}
+        if tool_name is not None:
+            body["tool_name"] = tool_name
         bench_policies.expect_event(context)
         t0 = time.perf_counter()
         accepted = self._call("POST", "/v1/events", params={"wait": "true"}, json=body)
@@ -296,10 +302,12 @@ class BenchTenant:
             if not page["nodes"] or len(nodes) >= page["total"]:
                 return nodes
 
-    def identity(self) -> dict[str, Any]:
-        """GET /v1/keys/me with the agent key: its tenant id, key id and role."""
-        identity: dict[str, Any] = self._call("GET", "/v1/keys/me")
-        return identity
+    def principal(self) -> Principal:
+        """The agent key as the service knows it (GET /v1/keys/me), for the latency runs that
+        call a service in-process, leaving the HTTP layer out."""
+        identity = self._call("GET", "/v1/keys/me")
+        return Principal(uuid.UUID(identity["tenant_id"]), uuid.UUID(identity["key_id"]),
+                         Role(identity["role"]))
 
     def audit(self, audit_id: uuid.UUID) -> dict[str, Any]:
         """GET /v1/audit/{id}: its status, memory set L and, once run, its citations."""
@@ -308,21 +316,28 @@ class BenchTenant:
 
     def _lineage(self, node_id: uuid.UUID) -> list[uuid.UUID]:
         """GET /v1/provenance/nodes/{id}: the events the node derives from (auditor key)."""
-        lineage = self._call("GET", f"/v1/provenance/nodes/{node_id}", auditor=True)
+        lineage = self._call("GET", f"/v1/provenance/nodes/{node_id}", role=Role.auditor)
         return [uuid.UUID(e["event_id"]) for e in lineage["events"]]
+
+    def recall(self, user: str, session: str, query: str, domain: str | None, at: datetime,
+               k: int = 12, mode: str = "context") -> list[dict[str, Any]]:
+        """POST /v1/retrieve: the memories as the API returns them (the retrieval is
+        recorded in the session, where check-call reads it)."""
+        response = self._call("POST", "/v1/retrieve", json={
+            "user_id": user, "session_id": session, "query": query, "domain": domain, "k": k,
+            "mode": mode, "at": at.isoformat()})
+        memories: list[dict[str, Any]] = response["memories"]
+        return memories
 
     def retrieve(
         self, user: str, session: str, query: str, domain: str | None, at: datetime, k: int = 12
     ) -> list[Memory]:
         """POST /v1/retrieve (context mode), each memory with the events it derives from."""
-        response = self._call("POST", "/v1/retrieve", json={
-            "user_id": user, "session_id": session, "query": query, "domain": domain, "k": k,
-            "mode": "context", "at": at.isoformat()})
         return [
             Memory(uuid.UUID(m["node_id"]), m["subject"], m["value"], m["direction"],
                    m["scope"], m["score"], self._lineage(uuid.UUID(m["node_id"])),
                    claim=m["claim"])
-            for m in response["memories"]
+            for m in self.recall(user, session, query, domain, at, k)
         ]
 
     def check_call(self, user: str, session: str, name: str, args: dict[str, Any]) -> str:
@@ -339,12 +354,29 @@ class BenchTenant:
     ) -> tuple[str, str]:
         """POST /v1/check-call with the tool's declaration (MCP `Tool` shape) where there is
         one: (decision, what classified the tool)."""
+        response = self.check_call_response(user, session, name, args, declaration)
+        return str(response["decision"]), str(response["tool_source"])
+
+    def check_call_response(
+        self,
+        user: str,
+        session: str,
+        name: str,
+        args: dict[str, Any],
+        declaration: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """POST /v1/check-call with the tool's declaration where there is one: the whole
+        answer (decision, reasons, features, triage score, what classified the tool)."""
         tool: dict[str, Any] = {"name": name, "args": args}
         if declaration:
             tool["declaration"] = declaration
-        response = self._call("POST", "/v1/check-call", json={
+        response: dict[str, Any] = self._call("POST", "/v1/check-call", json={
             "user_id": user, "session_id": session, "tool": tool})
-        return str(response["decision"]), str(response["tool_source"])
+        return response
+
+    def register_tool(self, declaration: dict[str, Any]) -> None:
+        """PUT /v1/tools/{name} with the admin key: the tenant's declaration of the tool."""
+        self._call("PUT", f"/v1/tools/{declaration['name']}", role=Role.admin, json=declaration)
 
 
 def reader_of(name: str, reads: Iterable[Read]) -> dict[str, str | None]:
