@@ -10,6 +10,16 @@
              with and without the bound, on oracle memories.
 - `local-lm` SmolLM2-135M re-decode timing: load, per-decode time, tokens per second.
 
+`latency` is a client of the service for everything but what it times: the memories are
+events written through the API (`bench.service.BenchTenant`), and the cited nodes and each
+audit's memory set are read back through it. The timed run is the `capture.audit` task a
+worker runs, which no API call reaches without running it at once, so the audits are stored
+pending (`app.audit.service.create_audit`, its after-commit run dropped) and each run is
+`app.audit.service.run_audit`, in-process: the HTTP layer and the queue are what it leaves
+out. `evidence`, `safety` and `local-lm` score model components (the selector, the
+counterfactual audit with a decoder, the safety scorer, the local LM) on fixed inputs, the
+split's oracle memories, through their pure hooks: there is no service state to read.
+
 Every command prints JSON; `--out FILE` also writes it.
 """
 
@@ -76,18 +86,13 @@ def latency(
     out: Annotated[Path | None, typer.Option(help="Also write the JSON here.")] = None,
 ) -> None:
     """p50/p95 of a `reselect` audit of three cited nodes, end to end on the database."""
-    from sqlalchemy import select
-
     from app.audit import service as audit_service
     from app.audit.schemas import AuditRequest
-    from app.core.auth import Principal, get_or_create_tenant
+    from app.core.config import get_settings
     from app.core.db import session_scope
-    from app.domain.vocabulary import Origin
-    from app.events import service as events_service
-    from app.events.schemas import EventCreate
-    from app.models import Audit, Node
-    from app.models.enums import Role
+    from bench.policies import EventContext
     from bench.service import (
+        BenchTenant,
         attached,
         bench_database,
         embedded_server_uri,
@@ -96,20 +101,16 @@ def latency(
 
     require_in_process_tasks()
     with bench_database(embedded_server_uri(), f"capture_audit_bench_{uuid.uuid4().hex[:6]}") \
-            as url, attached(url):
-        with session_scope() as db:
-            tenant = get_or_create_tenant(db, "audit-bench")
-            principal = Principal(tenant.id, uuid.uuid4(), Role.agent)
+            as url, attached(url) as engine:
+        tenant = BenchTenant(get_settings().admission_policy, engine)
         start = datetime.now(UTC) - timedelta(days=1)
         for i, claim in enumerate(CLAIMS):
-            with session_scope() as db:
-                events_service.create_event(db, principal, EventCreate(
-                    user_id="u", session_id="s", origin=Origin.user, text=claim,
-                    occurred_at=start + timedelta(minutes=i)), "0" * 32)
-        with session_scope() as db:
-            node_ids = [str(n) for n in db.scalars(select(Node.id).where(
-                Node.tenant_id == tenant.id, Node.state == "active"))]
-        cited = node_ids[:3]
+            tenant.write("u", "s", "user", claim, start + timedelta(minutes=i),
+                         EventContext(session="s"))
+        active = tenant.active_nodes("u")
+        cited = [n["id"] for n in active[:3]]
+        principal = tenant.principal()
+
         def request(candidates: list[str]) -> uuid.UUID:
             """An audit request, not run on commit (the timing is of the run alone)."""
             with session_scope() as db:
@@ -125,6 +126,7 @@ def latency(
         # so their embeddings and features are computed inside the run.
         warm_ids = [request(CANDIDATES) for _ in range(audits + 5)]
         cold_ids = [request([f"{c} (turn {i})" for c in CANDIDATES]) for i in range(audits)]
+        memories = len(tenant.audit(warm_ids[0])["memory_node_ids"])
         decoder = ReselectDecoder()
         timings: dict[str, list[float]] = {"warm": [], "cold": []}
         for kind, ids in (("warm", warm_ids), ("cold", cold_ids)):
@@ -134,13 +136,8 @@ def latency(
                     audit_service.run_audit(db, audit_id, decoder)
                 if kind == "cold" or i >= 5:  # warm-up: model and prototype loading
                     timings[kind].append(1000 * (time.perf_counter() - t0))
-        pending = warm_ids
-        with session_scope() as db:
-            first = db.get(Audit, pending[0])
-            memories = len(first.memory_node_ids) if first else 0
-            memory_set = [Memory(str(n.id), n.claim, n.subject, n.value, n.direction, n.scope)
-                          for n in db.scalars(select(Node).where(Node.tenant_id == tenant.id,
-                                                                 Node.state == "active"))]
+        memory_set = [Memory(n["id"], n["claim"], n["subject"], n["value"], n["direction"],
+                             n["scope"]) for n in tenant.active_nodes("u")]
         pure = []
         utility = get_utility()
         for _ in range(30):

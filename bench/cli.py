@@ -9,7 +9,6 @@ from typing import Annotated
 
 import typer
 
-from app.domain.extractor import Extractor
 from bench.clarify_answers import PAPER_ANSWER_ERROR
 from bench.generator.cli import generate_command
 
@@ -337,24 +336,17 @@ ExtractorOption = Annotated[
 ]
 
 
-def _extractor(name: str | None) -> Extractor:
-    from app.core.config import get_settings
-    from app.extraction.service import get_extractor
-
-    return get_extractor(name or get_settings().extractor)
-
-
 @app.command("nearmiss")
 def nearmiss_command(
     out: Annotated[Path, typer.Option("--out", help="Output directory.")],
     extractor: ExtractorOption = None,
 ) -> None:
-    """Read the authored near-miss statements (bench/data/nearmiss.yaml) with the extractor
-    and report how often a claim asserts a value the user did not say; writes results.json
-    and results.md to OUT."""
+    """Write the authored near-miss statements (bench/data/nearmiss.yaml) to the service
+    with the extractor as its reader and report how often a claim it read asserts a value
+    the user did not say; writes results.json and results.md to OUT."""
     from bench import nearmiss
 
-    results = nearmiss.run(out, _extractor(extractor))
+    results = nearmiss.run(out, extractor)
     print((out / "results.md").read_text())
     print(json.dumps({"out": str(out), "unsaid_value_rate":
                       results["overall"]["unsaid_value_rate"]}))
@@ -374,11 +366,12 @@ def noise_command(
         int | None, typer.Option("--limit", min=1, help="Only the first N episodes.")
     ] = None,
 ) -> None:
-    """What the extractor reads as claims from the dev split's small talk, task requests,
-    one-off instructions and sarcasm; writes results.json and results.md to OUT. Dev only."""
+    """What the service, with the extractor as its reader, reads as claims from the dev
+    split's small talk, task requests, one-off instructions and sarcasm; writes results.json
+    and results.md to OUT. Dev only."""
     from bench import noise_reading
 
-    noise_reading.run(out, _extractor(extractor), data=data, seed=seed, limit=limit)
+    noise_reading.run(out, extractor, data=data, seed=seed, limit=limit)
     print((out / "results.md").read_text())
 
 

@@ -12,8 +12,10 @@ What a worker with CAPTURE_WORKER_DEVICE=cuda runs, compared with what a CPU wor
   generated token's logits and the greedy re-decodes for a few memory sets.
 
 The inputs (the generated benchmark's dev split, MiniLM embeddings from ONNX Runtime on the
-CPU) are computed once and fed to both paths. `--device cpu` runs the torch path on the CPU
-against numpy: the CPU half, which `make test` runs (tests/workers/test_device_check.py).
+CPU) are computed once and fed to both paths. It compares two runtimes of the same models on
+fixed inputs, so it calls the models directly: no service, database or API is involved.
+`--device cpu` runs the torch path on the CPU against numpy: the CPU half, which `make test`
+runs (tests/workers/test_device_check.py).
 
     python -m bench.device_check --device cuda --out var/device-check/device_check.json
 """

@@ -9,7 +9,7 @@ retrieves with k = 12 at the last event's time. A probe item (`must_retrieve` /
 contains it: 1,182 items in the shipped files are the injected passage inside a longer
 event rather than a whole event text.
 
-Tool calls go through check-call (app.checkcall.service.check_call, in-process) in the
+Tool calls go through check-call (`POST /v1/check-call`, `bench.service.BenchTenant`) in the
 episode's last session, after the probes, each with its tool's declaration (MCP `Tool`
 shape) where the episode carries one; block recall and false blocks are also reported
 per what classified the tool (the policy file, the declaration, or the default). Where

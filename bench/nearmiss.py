@@ -2,8 +2,10 @@
 
 The authored near-miss statements (`data/nearmiss.yaml`, `set: nearmiss`) are each near a
 taxonomy dimension but about another aspect or a value the taxonomy lacks ("I prefer window
-seats when I fly." is about seat position, not cabin class). The configured extractor reads
-each one as a user turn, through the service's own reading (`read_text`); a claim *asserts an
+seats when I fly." is about seat position, not cabin class). Each one is written to the
+service (`create_app()` over in-process HTTP, `bench.service.reading_service`) as a user turn
+of a user of its own, so no ledger stands behind the reader, and what the configured
+extractor read of it is the event's hypotheses (`GET /v1/events/{id}`). A claim *asserts an
 unsaid value* when it is a taxonomy claim whose (dimension, value) is not among the values
 the statement says. Open claims keep the user's words and never count. Evaluation only: no
 training loader reads the statements.
@@ -13,18 +15,16 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from app.core.corpora import CorpusError, Record, load_records, text
-from app.domain.claims import Hypothesis
-from app.domain.extractor import Extractor
-from app.domain.vocabulary import Origin
 from app.extraction.open_claims import is_open_subject
-from app.extraction.service import read_text
 from app.extraction.taxonomy import DIMENSIONS_BY_NAME
+from bench.service import BenchTenant, Read, reader_of, reading_service
 
 NEARMISS = "nearmiss"
 NEARMISS_DATA = Path(__file__).parent / "data" / "nearmiss.yaml"
@@ -77,13 +77,13 @@ def load_nearmiss(path: Path = NEARMISS_DATA) -> list[NearMiss]:
     return items
 
 
-def unsaid(item: NearMiss, hypotheses: tuple[Hypothesis, ...]) -> list[Hypothesis]:
+def unsaid(item: NearMiss, hypotheses: Sequence[Read]) -> list[Read]:
     """Taxonomy claims on a value the statement does not say."""
     return [h for h in hypotheses
             if not is_open_subject(h.subject) and (h.subject, h.value) not in item.said]
 
 
-def outcome(item: NearMiss, hypotheses: tuple[Hypothesis, ...]) -> str:
+def outcome(item: NearMiss, hypotheses: Sequence[Read]) -> str:
     if unsaid(item, hypotheses):
         return "unsaid_value"
     if any(not is_open_subject(h.subject) for h in hypotheses):
@@ -96,20 +96,23 @@ def is_faithful(item: NearMiss, result: str) -> bool:
     return result == {"open": "open_claim", "value": "said_value", "none": "nothing"}[item.faithful]
 
 
-def _claim(h: Hypothesis) -> dict[str, Any]:
+def _claim(h: Read) -> dict[str, Any]:
     return {"claim": h.claim, "subject": "open" if is_open_subject(h.subject) else h.subject,
-            "value": h.value, "direction": h.direction.value, "scope": h.scope}
+            "value": h.value, "direction": h.direction, "scope": h.scope}
 
 
 def _rate(count: int, total: int) -> float:
     return round(count / total, 4) if total else 0.0
 
 
-def measure(items: list[NearMiss], extractor: Extractor) -> dict[str, Any]:
-    """Per statement what the extractor read, and the rates overall and by dimension."""
+def measure(items: list[NearMiss], tenant: BenchTenant, extractor: str) -> dict[str, Any]:
+    """Per statement what the service read (its configured extractor is `extractor`), and
+    the rates overall and by dimension."""
     rows: list[dict[str, Any]] = []
-    for item in items:
-        hypotheses = read_text(extractor, item.text, Origin.user, READ_AT).hypotheses
+    reads: list[Read] = []
+    for i, item in enumerate(items):
+        hypotheses = tenant.read(f"nearmiss-{i}", "nearmiss", "user", item.text, READ_AT)
+        reads += hypotheses
         result = outcome(item, hypotheses)
         rows.append({
             "dimension": item.dimension, "aspect": item.aspect, "text": item.text,
@@ -122,7 +125,7 @@ def measure(items: list[NearMiss], extractor: Extractor) -> dict[str, Any]:
     for row in rows:
         by_dimension[row["dimension"]].append(row)
     return {
-        "extractor": {"name": extractor.name, "version": extractor.version},
+        "extractor": reader_of(extractor, reads),
         "statements": len(rows),
         "overall": _summary(rows),
         "by_dimension": {d: _summary(r) for d, r in sorted(by_dimension.items())},
@@ -178,9 +181,13 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(out: Path, extractor: Extractor, path: Path = NEARMISS_DATA) -> dict[str, Any]:
-    """Measure and write OUT/results.json and OUT/results.md."""
-    results = measure(load_nearmiss(path), extractor)
+def run(out: Path, extractor: str | None = None, path: Path = NEARMISS_DATA,
+        server_uri: str | None = None) -> dict[str, Any]:
+    """Measure with `extractor` as the service's reader (the configured one when None) and
+    write OUT/results.json and OUT/results.md."""
+    items = load_nearmiss(path)
+    with reading_service(extractor, server_uri, "capture_bench_nearmiss") as (tenant, name):
+        results = measure(items, tenant, name)
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n",
                                       encoding="utf-8")

@@ -2,9 +2,11 @@
 sarcasm of the dev split.
 
 Small talk, task requests and one-off instructions are not preferences, and sarcasm is not
-a literal preference. Each event of the dev split is read by the configured extractor through
-the service's own reading (`read_text`), with no ledger behind it (the extractor is not told
-which values the user holds). Dev only: the test splits are not read here, and the shared
+a literal preference. Each measured event of the dev split is written to the service
+(`create_app()` over in-process HTTP, `bench.service.reading_service`) with its origin and
+time, for a user of its own, so no ledger stands behind the reader (the extractor is told of
+no value the user holds); what the configured extractor read is the event's hypotheses
+(`GET /v1/events/{id}`). Dev only: the test splits are not read here, and the shared
 third-party files (iSarcasm, benign turns) are evaluation data the lead reads with
 `capture bench external`.
 """
@@ -13,16 +15,15 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from app.domain.claims import Hypothesis
-from app.domain.extractor import Extractor
-from app.domain.vocabulary import Direction, Origin
+from app.domain.vocabulary import Direction
 from app.extraction.open_claims import is_open_subject
-from app.extraction.service import read_text
 from bench.generator.cache import ensure_dataset
+from bench.service import BenchTenant, Read, reader_of, reading_service
 
 SPLIT = "dev"
 # Kind of event -> what it is (for the report).
@@ -50,26 +51,31 @@ def kind_of(event: dict[str, Any]) -> str | None:
     return None
 
 
-def on_mocked_value(event: dict[str, Any], hypotheses: tuple[Hypothesis, ...],
+def on_mocked_value(event: dict[str, Any], hypotheses: Sequence[Read],
                     direction: Direction) -> bool:
     """A claim on the value the text mocks, in `direction` (prefer: the literal reading;
     avoid: what a sarcastic text means)."""
     oracle = event["oracle"]
     return any(h.subject == oracle.get("dimension") and h.value == oracle.get("value")
-               and h.direction == direction for h in hypotheses)
+               and h.direction == direction.value for h in hypotheses)
 
 
-def measure(episodes: list[dict[str, Any]], extractor: Extractor) -> dict[str, Any]:
+def measure(episodes: list[dict[str, Any]], tenant: BenchTenant,
+            extractor: str) -> dict[str, Any]:
+    """What the service read of each measured event (its configured extractor is
+    `extractor`), as rates by kind, with up to 10 examples of each kind."""
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     examples: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    reads: list[Read] = []
     for episode in episodes:
-        for event in episode["events"]:
+        for i, event in enumerate(episode["events"]):
             kind = kind_of(event)
             if kind is None:
                 continue
             at = datetime.fromisoformat(event["t"].replace("Z", "+00:00"))
-            hypotheses = read_text(extractor, event["text"], Origin(event["origin"]),
-                                   at).hypotheses
+            hypotheses = tenant.read(f"{episode['episode_id']}-{i}", "noise", event["origin"],
+                                     event["text"], at)
+            reads += hypotheses
             row = counts[kind]
             row["events"] += 1
             row["read_any"] += bool(hypotheses)
@@ -81,7 +87,7 @@ def measure(episodes: list[dict[str, Any]], extractor: Extractor) -> dict[str, A
             if hypotheses and len(examples[kind]) < 10:
                 examples[kind].append({"text": event["text"], "claims": [
                     {"claim": h.claim, "subject": "open" if is_open_subject(h.subject)
-                     else h.subject, "value": h.value, "direction": h.direction.value}
+                     else h.subject, "value": h.value, "direction": h.direction}
                     for h in hypotheses]})
     by_kind = {}
     for kind, what in KINDS.items():
@@ -92,7 +98,7 @@ def measure(episodes: list[dict[str, Any]], extractor: Extractor) -> dict[str, A
         by_kind[kind] = {"what": what, "events": n,
                          **{f"{k}_rate": round(row.get(k, 0) / n, 4) if n else 0.0
                             for k in keys}}
-    return {"split": SPLIT, "extractor": {"name": extractor.name, "version": extractor.version},
+    return {"split": SPLIT, "extractor": reader_of(extractor, reads),
             "episodes": len(episodes), "by_kind": by_kind, "examples": dict(examples)}
 
 
@@ -120,12 +126,14 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(out: Path, extractor: Extractor, *, data: Path | None = None, seed: int = 0,
-        limit: int | None = None) -> dict[str, Any]:
-    """Measure the dev split and write OUT/results.json and OUT/results.md."""
+def run(out: Path, extractor: str | None = None, *, data: Path | None = None, seed: int = 0,
+        limit: int | None = None, server_uri: str | None = None) -> dict[str, Any]:
+    """Measure the dev split with `extractor` as the service's reader (the configured one
+    when None) and write OUT/results.json and OUT/results.md."""
     lines = (ensure_dataset(data, seed) / f"{SPLIT}.jsonl").read_text().splitlines()
     episodes = [json.loads(line) for line in lines if line.strip()][:limit]
-    results = measure(episodes, extractor)
+    with reading_service(extractor, server_uri, "capture_bench_noise") as (tenant, name):
+        results = measure(episodes, tenant, name)
     results.update(seed=seed, data=str(data) if data else None, limit=limit)
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n",

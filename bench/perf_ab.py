@@ -6,7 +6,9 @@ see the same machine load (the write path's users, then one user's N nodes, load
     python -m bench.perf_ab REF 10000,100000 200   # commit, sizes, calls per size
 
 REF's `app/checkcall/repository.py` and `app/retrieval/repository.py` are read with
-`git show` and run against this checkout's schema. Prints p50/p95 in ms per size."""
+`git show` and run against this checkout's schema. Prints p50/p95 in ms per size. What is
+compared is those two queries alone, so the repositories are called directly: no service or
+HTTP layer runs around them."""
 
 from __future__ import annotations
 

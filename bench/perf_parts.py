@@ -5,7 +5,9 @@ change to those parts can be timed on two commits in one window:
     python -m bench.perf_parts OUT.json 10000,100000 3 100 100   # sizes reps queries calls
 
 It runs on its own database of the embedded server (dropped at the end) and writes each
-measure's p50/p95 (median of the repetitions, and their range) to OUT.json."""
+measure's p50/p95 (median of the repetitions, and their range) to OUT.json. Like those parts
+of `bench.perf`, it calls the services in-process, not the HTTP API: the HTTP layer is what
+these figures leave out."""
 
 from __future__ import annotations
 

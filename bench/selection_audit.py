@@ -1,14 +1,22 @@
-"""The service's selector and citation audit on one benchmark probe, pure.
+"""The service's selector and citation audit on one benchmark probe, scored as model
+components on fixed inputs: the memories `POST /v1/retrieve` returned for the probe (read
+through the API by bench/prefguard.py) and the probe's candidates.
 
-Given what retrieval returned for the probe and the probe's candidates, as the agent would
-call the API:
+1. The safety-bounded best-of-N of app/selection (deployment weights and τ_safe) as
+   `POST /v1/select` decides it, and the same r_p and r_s with the bound removed (the
+   ablation; the objective keeps its −w_s·r_s term) and with no safety at all (w_s = 0, no
+   bound).
+2. The counterfactual audit with the `reselect` decoder as `POST /v1/audit` runs it, with the
+   selector's response and every retrieved memory cited in rank order: it re-decodes without
+   each of the top three (app/audit/counterfactual.py).
 
-1. `POST /v1/select`: the safety-bounded best-of-N of app/selection (deployment weights and
-   τ_safe), and the same r_p and r_s with the bound removed (the ablation; the objective
-   keeps its −w_s·r_s term) and with no safety at all (w_s = 0, no bound).
-2. `POST /v1/audit` with the selector's response and every retrieved memory cited in rank
-   order (the memories /v1/select reports it used): the counterfactual audit with the
-   `reselect` decoder re-decodes without each of the top three (app/audit/counterfactual.py).
+Not through the API, by design: `POST /v1/select` retrieves for itself (no domain, at the
+current time, where the probe retrieves in its domain at its own time) and no request can
+move the bound, so neither the probe's memories nor the ablations can reach it;
+`POST /v1/audit` writes each audited node's running influence, the retrieval prior, so
+auditing through it would change every later probe's retrieval in the episode. The calls are
+the pure hooks the services themselves call (`app.selection.selector.decide`,
+`app.audit.counterfactual.counterfactual`).
 
 Each audited citation is labelled with the generator's necessity (bench/records.py
 `necessary`). Candidate texts are embedded once per probe; the utility model's memory

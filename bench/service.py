@@ -1,8 +1,8 @@
 """The benchmark's client of the service: a dedicated database, one tenant per method, and the
 service itself (`create_app()`) driven over in-process HTTP with processing in-process: events
 are written with `POST /v1/events?wait=true` and everything the metrics read (decisions, node
-changes, pending questions, active memories, lineage, retrievals) comes back through the
-public API, as an agent or an auditor of the tenant would read it.
+changes, the hypotheses read, pending questions, active memories, lineage, retrievals) comes
+back through the public API, as an agent or an auditor of the tenant would read it.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,7 +23,7 @@ from sqlalchemy import Engine, create_engine
 from sqlalchemy.orm import sessionmaker
 
 from app.core import db as core_db
-from app.core.auth import create_api_key, get_or_create_tenant
+from app.core.auth import Principal, create_api_key, get_or_create_tenant
 from app.core.config import get_settings
 from app.core.db import session_scope
 from app.core.embedded_pg import to_sqlalchemy_url
@@ -63,14 +63,17 @@ def embedded_server_uri(data_dir: Path | None = None) -> str:
 
 
 @contextmanager
-def bench_database(server_uri: str, name: str | None = None) -> Iterator[str]:
-    """A fresh, migrated database on the server (dropped afterwards); its SQLAlchemy URL."""
+def bench_database(server_uri: str, name: str | None = None, *,
+                   durable: bool = False) -> Iterator[str]:
+    """A fresh, migrated database on the server (dropped afterwards); its SQLAlchemy URL.
+    `durable`: its commits wait for the disk, as a deployment's do (for runs that time a
+    commit)."""
     name = name or f"capture_bench_{os.getpid()}"
     with psycopg.connect(server_uri, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
-        # A throwaway database: commits need not wait for the disk.
-        conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
+        if not durable:  # a throwaway database: commits need not wait for the disk
+            conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
     url = to_sqlalchemy_url(server_uri, name)
     engine = create_engine(url)
     try:
@@ -99,6 +102,25 @@ def attached(url: str) -> Iterator[Engine]:
         engine.dispose()
 
 
+@contextmanager
+def configured(**values: str) -> Iterator[None]:
+    """The service's settings with `values` (CAPTURE_<NAME>=value, as a deployment sets
+    them) for the duration, then restored."""
+    names = {f"CAPTURE_{k.upper()}": v for k, v in values.items()}
+    previous = {name: os.environ.get(name) for name in names}
+    os.environ.update(names)
+    get_settings.cache_clear()
+    try:
+        yield
+    finally:
+        for name, value in previous.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        get_settings.cache_clear()
+
+
 class ServiceError(RuntimeError):
     """The service answered a benchmark call with an error status."""
 
@@ -114,6 +136,19 @@ class Written:
     reasons: list[str] = field(default_factory=list)  # each decision's first reason
     # Each decision's action before the ledger's rules ("" where applied as chosen).
     proposed: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """One hypothesis the service read from an event, as GET /v1/events/{id} shows it."""
+
+    claim: str | None
+    subject: str
+    value: str | None
+    direction: str
+    scope: str
+    extractor: str
+    extractor_version: str
 
 
 @dataclass(slots=True)
@@ -137,23 +172,23 @@ def may_have_asked(origin: str, actions: list[str]) -> bool:
 
 class BenchTenant:
     """One method's tenant on the in-process service: its admission policy is the method. The
-    agent key writes, retrieves and answers; the auditor key reads lineage."""
+    agent key writes, retrieves, checks calls and answers; the auditor key reads lineage; the
+    admin key declares tools. The tenant is `bench-<method>` unless named."""
 
-    def __init__(self, method: str, engine: Engine) -> None:
+    def __init__(self, method: str, engine: Engine, *, name: str | None = None) -> None:
         # The tenant and its keys are set up on the attached database (`engine`), as an
         # operator would; everything after goes through the API.
         del engine
         with session_scope() as db:
-            tenant = get_or_create_tenant(db, f"bench-{method}")
+            tenant = get_or_create_tenant(db, name or f"bench-{method}")
             tenant.admission_policy = method
-            _, self._agent_key = create_api_key(db, tenant, Role.agent, f"bench {method}")
-            _, self._auditor_key = create_api_key(db, tenant, Role.auditor,
-                                                  f"bench {method} auditor")
+            self._keys = {role: create_api_key(db, tenant, role, f"bench {method} {role.value}")[1]
+                          for role in (Role.agent, Role.auditor, Role.admin)}
         self.method = method
         self.http = TestClient(create_app())
 
-    def _call(self, method: str, path: str, *, auditor: bool = False, **kwargs: Any) -> Any:
-        key = self._auditor_key if auditor else self._agent_key
+    def _call(self, method: str, path: str, *, role: Role = Role.agent, **kwargs: Any) -> Any:
+        key = self._keys[role]
         response = self.http.request(
             method, path, headers={"Authorization": f"Bearer {key}"}, **kwargs
         )
@@ -169,11 +204,14 @@ class BenchTenant:
         text: str,
         at: datetime,
         context: bench_policies.EventContext,
+        tool_name: str | None = None,
     ) -> Written:
         """POST /v1/events?wait=true (processed in-process before it answers); timed. The
         event's decisions and node changes are read back with GET /v1/events/{id}."""
         body = {"user_id": user, "session_id": session, "origin": origin, "text": text,
                 "occurred_at": at.isoformat()}
+        if tool_name is not None:
+            body["tool_name"] = tool_name
         bench_policies.expect_event(context)
         t0 = time.perf_counter()
         accepted = self._call("POST", "/v1/events", params={"wait": "true"}, json=body)
@@ -185,6 +223,19 @@ class BenchTenant:
             event_id, user, ms, actions, changes, failed=status != "processed",
             reasons=reasons, proposed=proposed,
         )
+
+    def read(self, user: str, session: str, origin: str, text: str, at: datetime) -> list[Read]:
+        """What the service read of one event: POST /v1/events?wait=true, then the event's
+        hypotheses, in the order read, from GET /v1/events/{id}. An event that was not
+        processed is an error, not an abstention."""
+        body = {"user_id": user, "session_id": session, "origin": origin, "text": text,
+                "occurred_at": at.isoformat()}
+        accepted = self._call("POST", "/v1/events", params={"wait": "true"}, json=body)
+        event = self._call("GET", f"/v1/events/{accepted['event_id']}")
+        if event["status"] != "processed":
+            raise ServiceError(f"event {event['id']}: {event['status']} {event['error_code']}")
+        return [Read(h["claim"], h["subject"], h["value"], h["direction"], h["scope"],
+                     h["extractor"], h["extractor_version"]) for h in event["hypotheses"]]
 
     def pending_clarifications(self, user: str, event_id: uuid.UUID
                                ) -> list[tuple[uuid.UUID, PendingClaim, uuid.UUID]]:
@@ -235,14 +286,14 @@ class BenchTenant:
     def active_claims(self, user: str) -> list[list[str]]:
         """[subject, scope, value, direction] of the user's active memories."""
         return sorted([n["subject"], n["scope"], n["value"] or "", n["direction"]]
-                      for n in self._active_nodes(user))
+                      for n in self.active_nodes(user))
 
     def active_lineage(self, user: str) -> set[uuid.UUID]:
         """Events from which some active memory of the user derives."""
-        return {e for n in self._active_nodes(user) for e in self._lineage(uuid.UUID(n["id"]))}
+        return {e for n in self.active_nodes(user) for e in self._lineage(uuid.UUID(n["id"]))}
 
-    def _active_nodes(self, user: str) -> list[dict[str, Any]]:
-        """GET /v1/users/{u}/nodes?state=active, every page."""
+    def active_nodes(self, user: str) -> list[dict[str, Any]]:
+        """GET /v1/users/{u}/nodes?state=active, every page, oldest first."""
         nodes: list[dict[str, Any]] = []
         while True:
             page = self._call("GET", f"/v1/users/{user}/nodes",
@@ -251,23 +302,42 @@ class BenchTenant:
             if not page["nodes"] or len(nodes) >= page["total"]:
                 return nodes
 
+    def principal(self) -> Principal:
+        """The agent key as the service knows it (GET /v1/keys/me), for the latency runs that
+        call a service in-process, leaving the HTTP layer out."""
+        identity = self._call("GET", "/v1/keys/me")
+        return Principal(uuid.UUID(identity["tenant_id"]), uuid.UUID(identity["key_id"]),
+                         Role(identity["role"]))
+
+    def audit(self, audit_id: uuid.UUID) -> dict[str, Any]:
+        """GET /v1/audit/{id}: its status, memory set L and, once run, its citations."""
+        audit: dict[str, Any] = self._call("GET", f"/v1/audit/{audit_id}")
+        return audit
+
     def _lineage(self, node_id: uuid.UUID) -> list[uuid.UUID]:
         """GET /v1/provenance/nodes/{id}: the events the node derives from (auditor key)."""
-        lineage = self._call("GET", f"/v1/provenance/nodes/{node_id}", auditor=True)
+        lineage = self._call("GET", f"/v1/provenance/nodes/{node_id}", role=Role.auditor)
         return [uuid.UUID(e["event_id"]) for e in lineage["events"]]
+
+    def recall(self, user: str, session: str, query: str, domain: str | None, at: datetime,
+               k: int = 12, mode: str = "context") -> list[dict[str, Any]]:
+        """POST /v1/retrieve: the memories as the API returns them (the retrieval is
+        recorded in the session, where check-call reads it)."""
+        response = self._call("POST", "/v1/retrieve", json={
+            "user_id": user, "session_id": session, "query": query, "domain": domain, "k": k,
+            "mode": mode, "at": at.isoformat()})
+        memories: list[dict[str, Any]] = response["memories"]
+        return memories
 
     def retrieve(
         self, user: str, session: str, query: str, domain: str | None, at: datetime, k: int = 12
     ) -> list[Memory]:
         """POST /v1/retrieve (context mode), each memory with the events it derives from."""
-        response = self._call("POST", "/v1/retrieve", json={
-            "user_id": user, "session_id": session, "query": query, "domain": domain, "k": k,
-            "mode": "context", "at": at.isoformat()})
         return [
             Memory(uuid.UUID(m["node_id"]), m["subject"], m["value"], m["direction"],
                    m["scope"], m["score"], self._lineage(uuid.UUID(m["node_id"])),
                    claim=m["claim"])
-            for m in response["memories"]
+            for m in self.recall(user, session, query, domain, at, k)
         ]
 
     def check_call(self, user: str, session: str, name: str, args: dict[str, Any]) -> str:
@@ -284,12 +354,40 @@ class BenchTenant:
     ) -> tuple[str, str]:
         """POST /v1/check-call with the tool's declaration (MCP `Tool` shape) where there is
         one: (decision, what classified the tool)."""
+        response = self.check_call_response(user, session, name, args, declaration)
+        return str(response["decision"]), str(response["tool_source"])
+
+    def check_call_response(
+        self,
+        user: str,
+        session: str,
+        name: str,
+        args: dict[str, Any],
+        declaration: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """POST /v1/check-call with the tool's declaration where there is one: the whole
+        answer (decision, reasons, features, triage score, what classified the tool)."""
         tool: dict[str, Any] = {"name": name, "args": args}
         if declaration:
             tool["declaration"] = declaration
-        response = self._call("POST", "/v1/check-call", json={
+        response: dict[str, Any] = self._call("POST", "/v1/check-call", json={
             "user_id": user, "session_id": session, "tool": tool})
-        return str(response["decision"]), str(response["tool_source"])
+        return response
+
+    def register_tool(self, declaration: dict[str, Any]) -> None:
+        """PUT /v1/tools/{name} with the admin key: the tenant's declaration of the tool."""
+        self._call("PUT", f"/v1/tools/{declaration['name']}", role=Role.admin, json=declaration)
+
+
+def reader_of(name: str, reads: Iterable[Read]) -> dict[str, str | None]:
+    """The extractor that read `reads`: `name` (the service's configured one) and the
+    version its reads record, None where nothing was read. A read by another extractor or
+    version (an LLM extractor's fallback to `learned`) is an error: the measure would mix
+    two readers."""
+    seen = {(r.extractor, r.extractor_version) for r in reads}
+    if len(seen) > 1 or any(extractor != name for extractor, _ in seen):
+        raise ServiceError(f"read by {sorted(seen)}, not by {name} alone")
+    return {"name": name, "version": next(iter(seen))[1] if seen else None}
 
 
 def _change(change: str, state: str) -> str:
@@ -298,3 +396,18 @@ def _change(change: str, state: str) -> str:
     if change == "created" and state == "quarantined":
         return "quarantined"
     return change
+
+
+@contextmanager
+def reading_service(
+    extractor: str | None = None, server_uri: str | None = None, name: str = "capture_bench_read"
+) -> Iterator[tuple[BenchTenant, str]]:
+    """For measures of what the service reads from an event: the service on a fresh database
+    with `extractor` as its configured reader (the deployment's when None), and one tenant
+    under the deployment's admission policy. Yields the tenant and the extractor's name."""
+    require_in_process_tasks()
+    with configured(**({"extractor": extractor} if extractor else {})):
+        settings = get_settings()
+        with bench_database(server_uri or embedded_server_uri(), f"{name}_{os.getpid()}") \
+                as url, attached(url) as engine:
+            yield BenchTenant(settings.admission_policy, engine), settings.extractor

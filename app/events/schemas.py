@@ -118,6 +118,9 @@ class HypothesisOut(BaseModel):
     timescale: Timescale
     confidence: float
     provenance: Origin
+    extractor: str = Field(description="The extractor that read it (`CAPTURE_EXTRACTOR`, or "
+                           "`learned` where an LLM extractor could not answer).")
+    extractor_version: str
 
     @classmethod
     def of(cls, h: HypothesisRow) -> HypothesisOut:
@@ -131,6 +134,8 @@ class HypothesisOut(BaseModel):
             timescale=h.timescale,
             confidence=h.confidence,
             provenance=h.provenance,
+            extractor=h.extractor,
+            extractor_version=h.extractor_version,
         )
 
 

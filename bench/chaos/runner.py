@@ -1,7 +1,13 @@
-"""Fault injection against a real stack: client threads write events (idempotency keys,
-retries with backoff) while a fault loop kills workers (SIGKILL), the API, Redis and
-Postgres at random points; then, from the database, lost, duplicated and out-of-order
-events, the time to recovery after each fault and the error responses clients saw."""
+"""Fault injection against a real stack: client threads write events over HTTP to the API
+under uvicorn (idempotency keys, retries with backoff) while a fault loop kills workers
+(SIGKILL), the API, Redis and Postgres at random points; then, from the database, lost,
+duplicated and out-of-order events, the time to recovery after each fault and the error
+responses clients saw.
+
+The writes are a client's; the reads are not, by design: what is checked is the store below
+the API (one row per idempotency key, each processed, in each user's order, and when), with
+the API itself among the parts killed, and the API shows neither idempotency keys nor
+processing times."""
 
 from __future__ import annotations
 

@@ -1,11 +1,13 @@
 """`capture bench tools`: the trace benchmark of check-call.
 
-Generated sessions in twelve populations go through the real service; for each population
-the paper's order-only rules (recall_before_send, recipient externality, their conjunction)
-and Capture's decision are scored on the same sessions. Also: check-call latency with 1,000
-nodes retrieved in the session, and two replays of the third-party AgentDojo travel tool calls
-(under the operator's policy, and with the tools known only by their declarations;
-bench/tools/external.py).
+Generated sessions in twelve populations go through the service's API as a client sends
+them (bench/tools/runner.py); for each population the paper's order-only rules
+(recall_before_send, recipient externality, their conjunction) and Capture's decision, as
+`POST /v1/check-call` answers it, are scored on the same sessions. Also: check-call latency
+with 1,000 nodes retrieved in the session, through the service layer (bench/tools/latency.py:
+the HTTP layer is what it leaves out), and two replays of the third-party AgentDojo travel
+tool calls (under the operator's policy, and with the tools known only by their
+declarations; bench/tools/external.py).
 """
 
 from __future__ import annotations
@@ -155,17 +157,17 @@ def run(
         "started_at": datetime.now(UTC).isoformat(),
         "policy_version": runner.bench_policy().version,
     }
-    with runner.dedicated_database(server_uri) as engine:
-        principal = runner.bench_principal()
+    with runner.bench_service(server_uri) as (tenant, engine):
         if latency_calls > 0 and not external_only:  # first, while the process holds nothing
             results["latency_1000_nodes"] = latency.run(
-                engine, principal, calls=latency_calls, sessions=max(1, min(8, latency_calls // 50))
+                engine, tenant.principal(), calls=latency_calls,
+                sessions=max(1, min(8, latency_calls // 50)),
             )
-        outcomes = runner.run_all(principal, scenarios)
+        outcomes = runner.run_all(tenant, scenarios)
         if not external_only:
             results.update(summarize(outcomes))
         if external is not None and external.exists():
-            results.update(replay_all(principal, external))
+            results.update(replay_all(tenant, external))
     results["machine"] = {
         "python": platform.python_version(),
         "cpu_count": os.cpu_count(),

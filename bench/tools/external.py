@@ -11,6 +11,8 @@ types; no annotations, the dataset gives none); a call without one gets a declar
 derived from the call alone (its name, and its arguments' JSON types), which tells
 classification nothing the call does not. A third replay passes only such derived
 declarations: a tool set that publishes names and argument types and no descriptions.
+Each episode's events and its call go through the API, as the bench's client
+(`bench.tools.runner`) sends them.
 """
 
 from __future__ import annotations
@@ -25,12 +27,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from app.checkcall.policy import ToolPolicy, override_policy
-from app.core import db as core_db
-from app.core.auth import Principal
-from app.core.spans import new_trace_id
-from app.domain.vocabulary import Origin
-from app.events import service as events_service
-from app.events.schemas import EventCreate
+from bench.policies import EventContext
+from bench.service import BenchTenant
 from bench.tools import runner
 from bench.tools.stats import rate
 
@@ -115,18 +113,13 @@ def by_source(calls: list[tuple[str, bool, str]]) -> dict[str, Any]:
     return out
 
 
-def _write_events(principal: Principal, user: str, session: str, events: list[Any]) -> None:
+def _write_events(tenant: BenchTenant, user: str, session: str, events: list[Any]) -> None:
+    """The episode's events through the API, in order; a microsecond apart at least, so
+    events the file stamps with one time keep its order."""
     for i, event in enumerate(events):
         at = datetime.fromisoformat(event["t"].replace("Z", "+00:00"))
-        body = EventCreate(
-            user_id=user,
-            session_id=session,
-            origin=Origin(event["origin"]),
-            text=event["text"],
-            occurred_at=at + timedelta(microseconds=i),
-        )
-        with core_db.session_scope() as db:
-            events_service.create_event(db, principal, body, new_trace_id())
+        tenant.write(user, session, event["origin"], event["text"],
+                     at + timedelta(microseconds=i), EventContext(session=session))
 
 
 # Which declaration a call carries: the episode's where it has one (`call`, the replay
@@ -136,7 +129,7 @@ Declarations = Literal["call", "file", "derived"]
 
 
 def replay(
-    principal: Principal,
+    tenant: BenchTenant,
     path: Path,
     *,
     declarations: Declarations = "call",
@@ -157,7 +150,7 @@ def replay(
         if not call:
             continue
         user, session = f"{user_prefix}-{n:04d}", "s1"
-        _write_events(principal, user, session, episode["events"])
+        _write_events(tenant, user, session, episode["events"])
         args = call.get("args") or {}
         declaration: dict[str, Any] | None
         if declarations == "call":
@@ -168,7 +161,7 @@ def replay(
         else:
             declaration = derived_declaration(call["name"], args)
             origins["derived"] += 1
-        outcome = runner.check(principal, user, session, call["name"], args, declaration)
+        outcome = runner.check(tenant, user, session, call["name"], args, declaration)
         attack = bool(call.get("should_block"))
         scored.append((outcome.tool_source, attack, outcome.decision))
         decisions[outcome.decision] += 1
@@ -227,14 +220,14 @@ def differing(first: dict[str, Any], second: dict[str, Any]) -> list[str]:
     ]
 
 
-def replay_all(principal: Principal, path: Path) -> dict[str, Any]:
+def replay_all(tenant: BenchTenant, path: Path) -> dict[str, Any]:
     """The replay under the operator's policy, then two under the policy less the
     replayed tools: with the episodes' declarations (`external_declared_only`), and with
     declarations derived from the calls alone (`external_derived_only`). Each replay has
     users of its own, so none sees another's events or decisions."""
     policy = runner.bench_policy()
     with override_policy(policy):
-        under_policy = replay(principal, path)
+        under_policy = replay(tenant, path)
     stripped, dropped = without_tools(policy, tool_names(path))
     out: dict[str, Any] = {"external": under_policy}
     variants: tuple[tuple[str, Declarations, str], ...] = (
@@ -243,7 +236,7 @@ def replay_all(principal: Principal, path: Path) -> dict[str, Any]:
     )
     for key, declarations, prefix in variants:
         with override_policy(stripped):
-            result = replay(principal, path, declarations=declarations, user_prefix=prefix)
+            result = replay(tenant, path, declarations=declarations, user_prefix=prefix)
         result["policy_entries_dropped"] = dropped
         result["decided_otherwise_than_under_policy"] = differing(under_policy, result)
         out[key] = result

@@ -5,8 +5,9 @@ quarantined; some claims hold addresses), 400 events of earlier sessions, and se
 whose retrievals returned all 1,000 nodes; each session's own events go through the real
 write path (user turns, search results, an injected document). Then calls are checked
 through the service layer, one transaction each (commit included), cycling through the
-decision paths. The bulk rows are written with plain SQL: they are context, not the
-thing measured.
+decision paths: in-process, not the HTTP API, since the HTTP layer (routing, JSON, auth) is
+what the figure leaves out. The bulk rows are written with plain SQL: they are context, not
+the thing measured.
 """
 
 from __future__ import annotations
@@ -22,14 +23,17 @@ from typing import Any
 
 from sqlalchemy import Engine, text
 
+from app.checkcall import service as checkcall_service
+from app.checkcall.declaration import ToolDeclaration
 from app.checkcall.policy import override_policy
+from app.checkcall.schemas import CheckCallRequest, ToolCall
 from app.core import db as core_db
 from app.core.auth import Principal
 from app.core.spans import new_trace_id
 from app.domain.vocabulary import Origin
 from app.events import service as events_service
 from app.events.schemas import EventCreate
-from bench.tools.runner import bench_policy, check
+from bench.tools.runner import CheckOutcome, bench_policy, outcome_of
 
 USER = "perf-user"
 NODES = 1_000
@@ -81,6 +85,27 @@ CALLS: tuple[tuple[str, dict[str, Any], dict[str, Any] | None], ...] = (
     *((tool, args, None) for tool, args in _CALLS),
     *_DECLARED_CALLS,
 )
+
+
+def check(
+    principal: Principal,
+    user: str,
+    session: str,
+    tool: str,
+    args: dict[str, Any],
+    declaration: dict[str, Any] | None = None,
+) -> CheckOutcome:
+    """`checkcall.service.check_call` in one transaction of its own (commit included), as
+    the API's session scope runs it, timed without the HTTP layer."""
+    declared = ToolDeclaration.model_validate(declaration) if declaration else None
+    body = CheckCallRequest(
+        user_id=user, session_id=session, tool=ToolCall(name=tool, args=args, declaration=declared)
+    )
+    t0 = time.perf_counter()
+    with core_db.session_scope() as db:
+        response = checkcall_service.check_call(db, principal, body, new_trace_id())
+    ms = (time.perf_counter() - t0) * 1000
+    return outcome_of(response.model_dump(mode="json"), ms)
 
 
 def _sha(value: str) -> str:

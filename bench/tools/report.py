@@ -101,7 +101,8 @@ def populations_section(results: dict[str, Any]) -> list[str]:
         "## Latency",
         "",
         f"Population sessions ({checks['calls']} scored calls, the first check of a fresh "
-        f"session, commit included): p50 {checks['p50']} ms, p95 {checks['p95']} ms.",
+        f"session, through the in-process HTTP API, commit included): p50 {checks['p50']} ms, "
+        f"p95 {checks['p95']} ms.",
         "",
         "| population | check p50 ms | check p95 ms | mean triage score |",
         "|---|---|---|---|",
@@ -116,7 +117,8 @@ def populations_section(results: dict[str, Any]) -> list[str]:
     lat = results.get("latency_1000_nodes")
     if lat:
         lines.append(
-            f"With {lat['nodes_retrieved_in_session']:,} nodes retrieved in the session "
+            f"Through the service layer (no HTTP), with "
+            f"{lat['nodes_retrieved_in_session']:,} nodes retrieved in the session "
             f"({lat['ledger_nodes']:,}-node ledger, {lat['history_events']} earlier events, "
             f"{lat['calls']} calls): p50 {lat['p50_ms']} ms, p95 {lat['p95_ms']} ms, "
             f"p99 {lat['p99_ms']} ms (target p95 ≤ 10 ms); this process's CPU per call "

@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from app.core.config import get_settings
 from app.models import Event
 
 EVENT = {"user_id": "alice", "session_id": "s1", "origin": "user",
@@ -93,6 +94,9 @@ class TestEventView:
         body = view.json()
         assert body["status"] == "processed"
         assert [h["value"] for h in body["hypotheses"]] == ["short"]
+        # Each hypothesis names the extractor that read it, as each decision its policy.
+        assert [h["extractor"] for h in body["hypotheses"]] == [get_settings().extractor]
+        assert all(h["extractor_version"] for h in body["hypotheses"])
         assert [d["action"] for d in body["decisions"]] == ["add"]
         assert body["decisions"][0]["probabilities"]["add"] == 1.0
         assert [c["change"] for c in body["node_changes"]] == ["created"]

@@ -1,5 +1,6 @@
 """The near-miss statements and the dev-split noise measurement: loaders, the unsaid-value
-rule, and both commands end to end with the deterministic extractor (fast)."""
+rule, and both commands end to end with the deterministic extractor, through the service on
+their own database of the test server."""
 
 from __future__ import annotations
 
@@ -13,27 +14,30 @@ from typer.testing import CliRunner
 
 from app.cli import app as capture_app
 from app.core.corpora import CorpusError
-from app.domain.claims import Hypothesis
-from app.domain.vocabulary import Direction, Origin, Timescale
+from app.domain.vocabulary import Direction
 from app.extraction.open_claims import OPEN_VALUE, open_subject
-from app.extraction.service import get_extractor
 from app.extraction.taxonomy import DIMENSIONS
 from bench import nearmiss, noise_reading
+from bench import service as bench_service
 from bench.generator import generate
+from bench.service import Read, ServiceError, reader_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def claim(subject: str, value: str, direction: Direction = Direction.prefer) -> Hypothesis:
-    return Hypothesis(claim=f"{subject} {value}", subject=subject, value=value,
-                      direction=direction, timescale=Timescale.permanent, confidence=0.9,
-                      provenance=Origin.user)
+def claim(subject: str, value: str, direction: Direction = Direction.prefer) -> Read:
+    return Read(f"{subject} {value}", subject, value, direction.value, "global", "learned", "1")
 
 
-def open_claim(text: str) -> Hypothesis:
-    return Hypothesis(claim=text, subject=open_subject(text), value=OPEN_VALUE,
-                      direction=Direction.prefer, timescale=Timescale.permanent,
-                      confidence=0.9, provenance=Origin.user)
+def open_claim(text: str) -> Read:
+    return Read(text, open_subject(text), OPEN_VALUE, "prefer", "global", "learned", "1")
+
+
+@pytest.fixture
+def test_server(server_uri: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The commands' service databases go on the test server, not the embedded one."""
+    monkeypatch.setattr(bench_service, "embedded_server_uri", lambda: server_uri)
+    return server_uri
 
 
 WINDOW = nearmiss.NearMiss("travel_class", "seat position", "I prefer window seats when I fly.",
@@ -88,8 +92,23 @@ class TestUnsaidValue:
         assert nearmiss.outcome(BUSINESS, ()) == "nothing"
 
 
+class TestReaderOf:
+    def test_names_the_configured_reader_and_the_version_its_reads_record(self) -> None:
+        assert reader_of("learned", [claim("diet", "vegan")]) == {"name": "learned",
+                                                                   "version": "1"}
+        assert reader_of("learned", []) == {"name": "learned", "version": None}
+
+    def test_reads_by_another_reader_are_refused(self) -> None:
+        fallback = claim("diet", "vegan")  # read by learned
+        with pytest.raises(ServiceError):
+            reader_of("openai_compatible", [fallback])
+        other_version = Read("diet keto", "diet", "keto", "prefer", "global", "learned", "2")
+        with pytest.raises(ServiceError):
+            reader_of("learned", [fallback, other_version])
+
+
 class TestNearMissCommand:
-    def test_writes_rates_by_dimension(self, tmp_path: Path) -> None:
+    def test_writes_rates_by_dimension(self, tmp_path: Path, test_server: str) -> None:
         result = CliRunner().invoke(capture_app, ["bench", "nearmiss", "--out", str(tmp_path),
                                                   "--extractor", "deterministic"])
         assert result.exit_code == 0, result.output
@@ -101,6 +120,9 @@ class TestNearMissCommand:
         assert all((r["unsaid_claims"] > 0) == (r["outcome"] == "unsaid_value") for r in rows)
         assert sum(d["statements"] for d in results["by_dimension"].values()) == len(rows)
         assert "unsaid value" in (tmp_path / "results.md").read_text()
+        # The reader the service reports on its reads is the one the command configured.
+        assert results["extractor"]["name"] == "deterministic"
+        assert results["extractor"]["version"]
 
 
 @pytest.fixture(scope="module")
@@ -111,8 +133,9 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 class TestNoiseCommand:
-    def test_reads_every_kind_of_the_dev_split(self, data: Path, tmp_path: Path) -> None:
-        results = noise_reading.run(tmp_path, get_extractor("deterministic"), data=data)
+    def test_reads_every_kind_of_the_dev_split(self, data: Path, tmp_path: Path,
+                                                server_uri: str) -> None:
+        results = noise_reading.run(tmp_path, "deterministic", data=data, server_uri=server_uri)
         assert results["split"] == "dev"
         dev = [json.loads(line) for line in (data / "dev.jsonl").read_text().splitlines()]
         kinds = Counter(noise_reading.kind_of(e) for ep in dev for e in ep["events"])
@@ -124,7 +147,7 @@ class TestNoiseCommand:
         assert results["by_kind"]["small_talk"]["events"] > 0
         assert "read_literal_rate" in results["by_kind"]["sarcasm"]
 
-    def test_cli_reads_dev_only(self, data: Path, tmp_path: Path) -> None:
+    def test_cli_reads_dev_only(self, data: Path, tmp_path: Path, test_server: str) -> None:
         runner = CliRunner()
         result = runner.invoke(capture_app, ["bench", "noise", "--out", str(tmp_path),
                                              "--data", str(data), "--extractor",

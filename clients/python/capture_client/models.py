@@ -146,6 +146,8 @@ class HypothesisOut(_Response):
     timescale: Timescale
     confidence: float
     provenance: Origin
+    extractor: str
+    extractor_version: str
 
 
 class NodeChangeOut(_Response):
