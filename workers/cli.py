@@ -1,4 +1,4 @@
-"""`capture train extractor | revision-side | value-support | relation | gate --out PATH`:
+"""`capture train extractor | revision-side | value-support | whose-words | relation | gate --out PATH`:
 seeded CPU training.
 
 Each command but revision-side (authored frames only) and value-support (word counts of the
@@ -98,6 +98,18 @@ def relation(
     from workers.relation.train import RelationTrainConfig, main
 
     cfg = RelationTrainConfig(seed=seed, threads=threads, limit=limit)
+    if out is not None:
+        cfg.out = out
+    _print(main(cfg))
+
+
+@app.command("whose-words")
+def whose_words(out: Out = None, seed: Seed = 0, threads: Threads = 2) -> None:
+    """Train the whose-words model (app/text/whose.py): which sentences of a user turn are
+    someone else's words."""
+    from workers.voice.train import WhoseWordsTrainConfig, main
+
+    cfg = WhoseWordsTrainConfig(seed=seed, threads=threads)
     if out is not None:
         cfg.out = out
     _print(main(cfg))

@@ -10,7 +10,9 @@ apart too: the reader would see only the English value phrase inside it, not who
 
 The cues run on a folded copy of the text (fullwidth and mathematical letters, lookalikes,
 soft hyphens and joiners folded or dropped) whose offsets map back to the original, so an
-obfuscated cue word reads as the plain one. Cue words live in `voice.yaml`.
+obfuscated cue word reads as the plain one. Cue words live in `voice.yaml`. Passages that
+announce nothing are read by the learned whose-words model (`app/text/whose.py`) from the form
+of the turn around each sentence.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import yaml
 
 from app.text.normalize import CONFUSABLES, INVISIBLE_CHARS
 from app.text.pasted import pasted_regions
+from app.text.whose import model as whose_words
 
 CUES = Path(__file__).with_name("voice.yaml")
 Span = tuple[int, int]
@@ -239,6 +242,13 @@ def _unread_language_spans(text: str) -> Iterator[Span]:
             yield m.span()
 
 
+def _learned_spans(text: str) -> list[Span]:
+    """Sentences the whose-words model reads as someone else's (app/text/whose.py): a passage
+    that does not announce itself but has the form of a letter, a post, a form …"""
+    reader = whose_words()
+    return reader.other_spans(text) if reader is not None else []
+
+
 def third_party_spans(text: str) -> list[Span]:
     """Character spans of a user turn that are not the user's own words, merged and
     sorted."""
@@ -252,7 +262,7 @@ def third_party_spans(text: str) -> list[Span]:
         *(m.span(2) for m in _PASTE_MARKER.finditer(folded)),
         *(m.span() for m in _FRAME.finditer(folded)),
         *_comment_spans(folded), *_mail_spans(folded), *_speaker_spans(folded),
-        *_unread_language_spans(folded),
+        *_unread_language_spans(folded), *_learned_spans(folded),
     ]
     spans = sorted((where[start], where[end - 1] + 1) for start, end in found if end > start)
     merged: list[Span] = []

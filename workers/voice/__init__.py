@@ -1,0 +1,1 @@
+"""The whose-words model: training data and training (app/text/whose.py reads it)."""
