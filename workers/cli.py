@@ -1,5 +1,5 @@
-"""`capture train extractor | revision-side | value-support | whose-words | relation | gate --out PATH`:
-seeded CPU training.
+"""`capture train extractor | revision-side | value-support | whose-words | relation | gate
+--out PATH`: seeded CPU training.
 
 Each command but revision-side (authored frames only) and value-support (word counts of the
 train split) trains on the benchmark's train split
