@@ -1,20 +1,22 @@
-"""SQL for check-call. One read per call, in one statement (after the plan setting): the
-session's context (the tenant name, the user and session ids, the session's events,
-retrievals and earlier checks) and the ledger evidence for the call's values (the user's
-other events and nodes that contain a value's literal, found through the GIN index on
-their match_keys, with the retrievals of this session that returned each node and the
-events that wrote them). Then the decision row is written."""
+"""SQL for check-call. One read per call, in one statement: the session's context (the
+tenant name, the user and session ids, the session's events, retrievals and earlier checks)
+and the ledger evidence for the call's values (the user's other events and nodes that
+contain a value's literal, found through the GIN index on their match_keys, with the
+retrievals of this session that returned each node and the events that wrote them). Then
+the decision row is written."""
 
 from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+import psycopg
 from sqlalchemy import TextClause, delete, func, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
@@ -33,7 +35,6 @@ LEDGER_NODE_LIMIT = 200
 # does; ASCII text is matched as it is.
 FOLD_FROM = "".join(CONFUSABLES) + INVISIBLE_CHARS
 FOLD_TO = "".join(CONFUSABLES.values())
-_CUSTOM_PLAN = text("SELECT set_config('plan_cache_mode', 'force_custom_plan', true)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +167,23 @@ def _evidence_sql(indexed: int) -> TextClause:
     return text(_EVIDENCE.format(event_match=event_match, node_match=node_match))
 
 
+@contextmanager
+def _unprepared(db: Session) -> Iterator[None]:
+    """Statements in the block go unprepared, each planned for its own parameters: a generic
+    plan of a prepared statement cannot tell a rare needle (the GIN lookup) from a common
+    one. Unprepared, they need no plan_cache_mode setting, which would cost a round trip."""
+    driver = db.connection().connection.driver_connection
+    if not isinstance(driver, psycopg.Connection):
+        yield
+        return
+    threshold = driver.prepare_threshold
+    driver.prepare_threshold = None
+    try:
+        yield
+    finally:
+        driver.prepare_threshold = threshold
+
+
 def _uuid(value: Any) -> uuid.UUID:
     return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
 
@@ -248,11 +266,9 @@ def call_evidence(
     if indexed:
         for i, needle in enumerate(lowered):
             params[f"p{i}"], params[f"k{i}"] = patterns[i], trigram_keys(needle)
-    # A plan for these values: a generic plan of a prepared statement cannot tell a rare
-    # needle (the GIN lookup) from a common one.
-    db.execute(_CUSTOM_PLAN)
     statement = _evidence_sql(len(lowered) if indexed else -1)
-    m = db.execute(statement, params).one()._mapping
+    with _unprepared(db):
+        m = db.execute(statement, params).one()._mapping
     session_id = m["session_id"]
     context = CallContext(
         tenant_name=m["tenant_name"],

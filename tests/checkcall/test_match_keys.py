@@ -121,6 +121,21 @@ class TestPrefilter:
         assert _ids(_evidence(db, NEEDLES))[0] == set(ids)
         assert _ids(_evidence(db, NEEDLES, session="s1"))[0] == set()
 
+    def test_the_read_is_never_prepared(self, agent: Agent, db: Session) -> None:
+        """Planned for each call's needles: psycopg prepares a statement on its fifth run,
+        and a prepared one may be given a generic plan."""
+        agent.read("retrieved_document", TEXTS[0])
+        driver = db.connection().connection.driver_connection
+        threshold = driver.prepare_threshold
+        for _ in range(8):
+            _evidence(db, ["dana.reyes@example.com"])
+        prepared = db.execute(
+            text("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE :s"),
+            {"s": "%ledger_nodes%"},
+        ).scalar_one()
+        assert prepared == 0
+        assert driver.prepare_threshold == threshold
+
     def test_nodes_by_claim_and_value(self, agent: Agent, db: Session) -> None:
         agent.user("I prefer short answers.")
         node = db.execute(select(Node.id, Node.claim, Node.value)).one()
