@@ -35,6 +35,11 @@ LEDGER_NODE_LIMIT = 200
 # does; ASCII text is matched as it is.
 FOLD_FROM = "".join(CONFUSABLES) + INVISIBLE_CHARS
 FOLD_TO = "".join(CONFUSABLES.values())
+# Trigrams of a needle the GIN lookup asks for, spread over it. A row the LIKE matches holds
+# every trigram of the needle, so asking for a few finds the same rows; with all of them
+# (two dozen for an address) the planner prices the lookup above a scan of the user's rows
+# and each row's recheck compares every key.
+LOOKUP_KEYS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,15 +219,27 @@ def _event(m: dict[str, Any], session_id: uuid.UUID | None) -> EventRecord:
     )
 
 
+def _trigrams(lowered: str) -> Iterator[int]:
+    """The key of each run of three characters, in order: three 21-bit code points in one
+    integer."""
+    for i in range(len(lowered) - 2):
+        yield (ord(lowered[i]) << 42) | (ord(lowered[i + 1]) << 21) | ord(lowered[i + 2])
+
+
 def trigram_keys(lowered: str) -> list[int]:
-    """The keys of each run of three characters, three 21-bit code points in one integer:
-    what the database's text_trigrams (migration 0013) stores for a text."""
-    return sorted(
-        {
-            (ord(lowered[i]) << 42) | (ord(lowered[i + 1]) << 21) | ord(lowered[i + 2])
-            for i in range(len(lowered) - 2)
-        }
-    )
+    """The keys of a text's trigrams: what the database's text_trigrams (migration 0013)
+    stores for it."""
+    return sorted(set(_trigrams(lowered)))
+
+
+def lookup_keys(lowered: str) -> list[int]:
+    """Up to LOOKUP_KEYS of the needle's trigram keys, the first, the last and others evenly
+    between them in the order they occur."""
+    keys = list(dict.fromkeys(_trigrams(lowered)))
+    if len(keys) > LOOKUP_KEYS:
+        last = len(keys) - 1
+        keys = [keys[round(j * last / (LOOKUP_KEYS - 1))] for j in range(LOOKUP_KEYS)]
+    return sorted(keys)
 
 
 def like_pattern(needle: str) -> str:
@@ -265,7 +282,7 @@ def call_evidence(
     indexed = all(len(n) >= 3 for n in lowered)
     if indexed:
         for i, needle in enumerate(lowered):
-            params[f"p{i}"], params[f"k{i}"] = patterns[i], trigram_keys(needle)
+            params[f"p{i}"], params[f"k{i}"] = patterns[i], lookup_keys(needle)
     statement = _evidence_sql(len(lowered) if indexed else -1)
     with _unprepared(db):
         m = db.execute(statement, params).one()._mapping

@@ -10,7 +10,14 @@ from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from app.checkcall import repository
-from app.checkcall.repository import FOLD_FROM, FOLD_TO, LedgerEvidence, trigram_keys
+from app.checkcall.repository import (
+    FOLD_FROM,
+    FOLD_TO,
+    LOOKUP_KEYS,
+    LedgerEvidence,
+    lookup_keys,
+    trigram_keys,
+)
 from app.models import Event, Node, Tenant
 from tests.checkcall.conftest import Agent
 
@@ -100,6 +107,20 @@ class TestTheDatabaseAndPythonAgree:
             ("ix_events_match_keys", ["fastupdate=off"]),
             ("ix_nodes_match_keys", ["fastupdate=off"]),
         ]
+
+
+class TestLookupKeys:
+    def test_a_few_of_the_needles_trigrams_spread_over_it(self) -> None:
+        needle = "dana.reyes@reyescpa.example"
+        keys = lookup_keys(needle)
+        assert len(keys) == LOOKUP_KEYS
+        assert set(keys) <= set(trigram_keys(needle))
+        first, last = trigram_keys("dan"), trigram_keys("ple")
+        assert set(first + last) <= set(keys)
+
+    def test_short_needles_keep_every_trigram(self) -> None:
+        for needle in ["abc", "de89", "0134", "müller", "aaaaaaaaaa"]:
+            assert lookup_keys(needle) == trigram_keys(needle)
 
 
 class TestPrefilter:
