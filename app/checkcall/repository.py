@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from app.checkcall.provenance import EventRecord, NodeRecord
 from app.core.pagination import Key, after
-from app.models import ToolCheck, ToolDeclarationRow, User
+from app.models import SpanRow, ToolCheck, ToolDeclarationRow, User
 from app.models.base import utcnow
 from app.text.normalize import CONFUSABLES, INVISIBLE_CHARS
 
@@ -335,9 +335,13 @@ def call_evidence(
     return context, ledger
 
 
-def add_check(db: Session, check: ToolCheck) -> None:
-    db.add(check)
-    db.flush()
+def add_check(db: Session, check: dict[str, Any], span_rows: list[dict[str, Any]]) -> None:
+    """The decision row and the rows of its spans, in one statement (one round trip)."""
+    row = insert(ToolCheck).values(check)
+    if not span_rows:
+        db.execute(row)
+        return
+    db.execute(insert(SpanRow).values(span_rows).add_cte(row.cte("tool_check")))
 
 
 def list_checks(

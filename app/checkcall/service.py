@@ -64,7 +64,7 @@ from app.core.errors import InvalidInput, NotFound
 from app.core.pagination import PageRequest, cut, decode_cursor
 from app.domain.vocabulary import Origin
 from app.events import repository as events_repository
-from app.models import ToolCheck, ToolDeclarationRow
+from app.models import ToolDeclarationRow
 from app.models.base import utcnow
 from app.notifications import service as notifications
 from app.text.normalize import (
@@ -264,6 +264,7 @@ def check_call(
         user_id=user_id,
         session_id=context.session_id,
         persist=user_id is not None,
+        collect=True,
     )
     with recorder.span(
         spans.CHECK_TOOL_CALL,
@@ -314,41 +315,17 @@ def check_call(
         fed_by = sorted(
             {rid for v in verdicts for s in v.sources for rid in s.retrieval_ids}, key=str
         )
-        check_id = uuid.uuid4()
-        check = ToolCheck(
-            id=check_id,
-            tenant_id=principal.tenant_id,
-            user_id=user_id,
-            session_id=context.session_id,
-            call_id=body.call_id,
-            tool_name=body.tool.name,
-            args_sha256=args_hash,
-            decision=outcome.decision.value,
-            reasons=[r.model_dump(mode="json", exclude={"rule"}) for r in reasons],
-            evidence_node_ids=node_ids,
-            evidence_event_ids=event_ids,
-            features=feats,
-            arg_provenance={
-                arg: [v.model_dump(mode="json") for v in items] for arg, items in provenance.items()
-            },
-            side_effect=spec.side_effect.value,
-            tool_source=spec.source,
-            triage_score=score,
-            policy_version=policy.version,
-            trace_id=recorder.trace_id,
-        )
-        if user_id is not None:
-            repository.add_check(db, check)
-            if outcome.decision in (Effect.deny, Effect.ask):
-                notifications.emit(
-                    db, principal.tenant_id,
-                    notifications.TOOL_CALL_DENIED if outcome.decision == Effect.deny
-                    else notifications.TOOL_CALL_ASKED,
-                    {"tool_check_id": str(check.id), "tool_name": check.tool_name,
-                     "decision": check.decision, "call_id": check.call_id,
-                     "reasons": [r.code for r in reasons], "trace_id": check.trace_id},
-                    user_id=user_id,
-                )
+        check_id, checked_at = uuid.uuid4(), utcnow()
+        if user_id is not None and outcome.decision in (Effect.deny, Effect.ask):
+            notifications.emit(
+                db, principal.tenant_id,
+                notifications.TOOL_CALL_DENIED if outcome.decision == Effect.deny
+                else notifications.TOOL_CALL_ASKED,
+                {"tool_check_id": str(check_id), "tool_name": body.tool.name,
+                 "decision": outcome.decision.value, "call_id": body.call_id,
+                 "reasons": [r.code for r in reasons], "trace_id": recorder.trace_id},
+                user_id=user_id,
+            )
         fed_traces = sorted({r.trace_id for r in context.retrievals if r.id in set(fed_by)})
         attrs.update(
             {
@@ -367,6 +344,36 @@ def check_call(
         )
         if body.call_id:
             attrs["gen_ai.tool.call.id"] = body.call_id
+    if user_id is not None:
+        # Written once the span has closed: the decision row and the span in one statement.
+        repository.add_check(
+            db,
+            {
+                "id": check_id,
+                "tenant_id": principal.tenant_id,
+                "user_id": user_id,
+                "session_id": context.session_id,
+                "call_id": body.call_id,
+                "tool_name": body.tool.name,
+                "args_sha256": args_hash,
+                "decision": outcome.decision.value,
+                "reasons": [r.model_dump(mode="json", exclude={"rule"}) for r in reasons],
+                "evidence_node_ids": node_ids,
+                "evidence_event_ids": event_ids,
+                "features": feats,
+                "arg_provenance": {
+                    arg: [v.model_dump(mode="json") for v in items]
+                    for arg, items in provenance.items()
+                },
+                "side_effect": spec.side_effect.value,
+                "tool_source": spec.source,
+                "triage_score": score,
+                "policy_version": policy.version,
+                "trace_id": recorder.trace_id,
+                "created_at": checked_at,
+            },
+            recorder.collected,
+        )
     CHECK_CALLS.labels(decision=outcome.decision.value).inc()
     CHECK_CALL_SECONDS.observe(time.perf_counter() - t0)
     return CheckCallResponse(
