@@ -69,6 +69,8 @@ class CallContext:
     events: list[EventRecord] = field(default_factory=list)
     retrievals: list[RetrievalOp] = field(default_factory=list)
     checks: list[PriorCheck] = field(default_factory=list)
+    # Which of the notification types asked about the tenant's enabled webhooks take.
+    subscribed: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -138,7 +140,11 @@ SELECT
      FROM events w
      WHERE w.id IN (SELECT created_by_event_id FROM n)
        AND w.id NOT IN (SELECT id FROM ev)
-       AND w.session_id IS DISTINCT FROM (SELECT id FROM s)) AS node_events
+       AND w.session_id IS DISTINCT FROM (SELECT id FROM s)) AS node_events,
+    (SELECT coalesce(array_agg(DISTINCT t.event_type), '{{}}')
+     FROM webhook_endpoints h, unnest(h.event_types) AS t(event_type)
+     WHERE h.tenant_id = :tenant AND h.disabled_at IS NULL
+       AND t.event_type = ANY (CAST(:notify_types AS text[]))) AS subscribed
 """
 
 # A literal matched in the lowercased text, or in its fold where the text is not ASCII.
@@ -256,11 +262,13 @@ def call_evidence(
     needles: Iterable[str],
     event_ids: Iterable[uuid.UUID] = (),
     node_ids: Iterable[uuid.UUID] = (),
+    notify_types: Iterable[str] = (),
 ) -> tuple[CallContext, LedgerEvidence]:
     """The session's context, and the user's events in other sessions and nodes (any state,
     not erased) whose text holds one of the needles (a literal every occurrence of a value
     contains) or that the call declared, each node with this session's retrievals of it and
-    the event that wrote it."""
+    the event that wrote it; and which of `notify_types` an enabled webhook of the tenant
+    takes."""
     lowered = sorted({n.lower() for n in needles if n})
     patterns = [like_pattern(n) for n in lowered]
     events, nodes = list(set(event_ids)), list(set(node_ids))
@@ -273,6 +281,7 @@ def call_evidence(
         "patterns": patterns,
         "event_ids": events,
         "node_ids": nodes,
+        "notify_types": list(notify_types),
         "fold_from": FOLD_FROM,
         "fold_to": FOLD_TO,
         "event_limit": LEDGER_EVENT_LIMIT,
@@ -310,6 +319,7 @@ def call_evidence(
             )
             for c in _json(m["checks"])
         ],
+        subscribed=frozenset(m["subscribed"]),
     )
     ledger = LedgerEvidence(
         events=[_event(e, session_id) for e in _json(m["ledger_events"])],

@@ -83,6 +83,13 @@ CHECK_CALL_SECONDS = Histogram(
 )
 
 
+# The decisions a webhook is told about.
+NOTIFIED = {
+    Effect.deny: notifications.TOOL_CALL_DENIED,
+    Effect.ask: notifications.TOOL_CALL_ASKED,
+}
+
+
 def args_sha256(tool: ToolCall) -> str:
     canonical = json.dumps({"name": tool.name, "args": tool.args}, sort_keys=True, default=str)
     return sha256(canonical)
@@ -248,6 +255,7 @@ def check_call(
         {value.needle for value, _ in values},
         declared_events,
         declared_nodes,
+        NOTIFIED.values(),
     )
     # A user the tenant never wrote an event for: the check is decided (a side-effecting
     # call fails closed, session_record_missing) but not recorded, so reads naming random
@@ -316,11 +324,11 @@ def check_call(
             {rid for v in verdicts for s in v.sources for rid in s.retrieval_ids}, key=str
         )
         check_id, checked_at = uuid.uuid4(), utcnow()
-        if user_id is not None and outcome.decision in (Effect.deny, Effect.ask):
+        notice = NOTIFIED.get(outcome.decision)
+        # The evidence read saw which types an endpoint takes: no lookup for the others.
+        if user_id is not None and notice in context.subscribed:
             notifications.emit(
-                db, principal.tenant_id,
-                notifications.TOOL_CALL_DENIED if outcome.decision == Effect.deny
-                else notifications.TOOL_CALL_ASKED,
+                db, principal.tenant_id, notice,
                 {"tool_check_id": str(check_id), "tool_name": body.tool.name,
                  "decision": outcome.decision.value, "call_id": body.call_id,
                  "reasons": [r.code for r in reasons], "trace_id": recorder.trace_id},
