@@ -17,14 +17,14 @@ from functools import lru_cache
 from typing import Any
 
 import psycopg
-from sqlalchemy import TextClause, delete, func, select, text
+from sqlalchemy import Insert, Table, TextClause, bindparam, delete, func, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from app.checkcall.provenance import EventRecord, NodeRecord
 from app.core.pagination import Key, after
 from app.models import SpanRow, ToolCheck, ToolDeclarationRow, User
-from app.models.base import utcnow
+from app.models.base import Base, utcnow
 from app.text.normalize import CONFUSABLES, INVISIBLE_CHARS
 
 # Ledger-wide candidates per call (most recent first); the value matcher verifies each.
@@ -346,12 +346,38 @@ def call_evidence(
 
 
 def add_check(db: Session, check: dict[str, Any], span_rows: list[dict[str, Any]]) -> None:
-    """The decision row and the rows of its spans, in one statement (one round trip)."""
-    row = insert(ToolCheck).values(check)
-    if not span_rows:
-        db.execute(row)
-        return
-    db.execute(insert(SpanRow).values(span_rows).add_cte(row.cte("tool_check")))
+    """The decision row and its span in one statement (one round trip), any further span rows
+    in a second. The two rows give every column: the statement binds each by name."""
+    checks, spans = _table(ToolCheck), _table(SpanRow)
+    params = {f"check_{c.key}": check[c.key] for c in checks.columns}
+    if span_rows:
+        params.update({f"span_{c.key}": span_rows[0][c.key] for c in spans.columns})
+    db.execute(_check_insert(bool(span_rows)), params)
+    if span_rows[1:]:
+        db.execute(insert(spans), span_rows[1:])
+
+
+def _table(model: type[Base]) -> Table:
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
+
+
+@lru_cache(maxsize=2)
+def _check_insert(with_span: bool) -> Insert:
+    """INSERT INTO spans with the tool_checks INSERT as a data-modifying CTE, every column
+    bound by name (`check_<column>`, `span_<column>`): one statement object, which
+    SQLAlchemy compiles once. It fills no column default of the outer INSERT of such a
+    statement, so every column is given."""
+    checks, spans = _table(ToolCheck), _table(SpanRow)
+
+    def bound(table: Table, prefix: str) -> dict[str, Any]:
+        return {c.key: bindparam(f"{prefix}{c.key}", type_=c.type) for c in table.columns}
+
+    row = insert(checks).values(bound(checks, "check_"))
+    if not with_span:
+        return row
+    return insert(spans).values(bound(spans, "span_")).add_cte(row.cte("tool_check"))
 
 
 def list_checks(

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import Connection, event, func, select
 from sqlalchemy.orm import Session
 
-from app.checkcall import service
+from app.checkcall import repository, service
 from app.checkcall.schemas import CheckCallRequest, ToolCall
 from app.core.auth import Principal
 from app.models import SpanRow, Tenant, ToolCheck, WebhookDelivery, WebhookEndpoint
@@ -113,3 +113,34 @@ class TestOneReadOneWrite:
             assert _check(db, principal) == "deny"
         assert any("FROM webhook_endpoints" in s for s in seen[1:]), seen
         assert _deliveries(db) == 1
+
+    def test_further_spans_go_in_a_second_statement(
+        self, agent: Agent, db: Session, connection: Connection
+    ) -> None:
+        _deny(agent)
+        principal = _principal(db)
+        _check(db, principal)
+        first = db.execute(select(ToolCheck)).scalar_one()
+        check = {
+            "id": uuid.uuid4(), "tenant_id": first.tenant_id, "user_id": first.user_id,
+            "session_id": first.session_id, "tool_name": "send_email", "args_sha256": "0" * 64,
+            "decision": "allow", "reasons": [], "evidence_node_ids": [],
+            "evidence_event_ids": [], "features": {}, "policy_version": "test",
+            "trace_id": "1" * 32, "call_id": None, "arg_provenance": {}, "side_effect": None,
+            "triage_score": None, "tool_source": None, "created_at": utcnow(),
+        }
+        now = utcnow()
+        span_rows = [
+            {"span_id": f"{i:016x}", "trace_id": "1" * 32, "tenant_id": first.tenant_id,
+             "name": "check_tool_call", "kind": "server", "started_at": now, "ended_at": now,
+             "parent_span_id": None, "user_id": None, "session_id": None, "status": "ok",
+             "attributes": {}}
+            for i in range(2)
+        ]
+        with statements(connection) as seen:
+            repository.add_check(db, check, span_rows)
+        assert len(seen) == 2
+        written = db.execute(select(SpanRow).where(SpanRow.trace_id == "1" * 32)).scalars().all()
+        assert sorted(s.span_id for s in written) == ["0" * 16, "0" * 15 + "1"]
+        assert all(s.status == "ok" and s.attributes == {} for s in written)
+        assert db.get(ToolCheck, check["id"]) is not None
