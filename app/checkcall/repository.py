@@ -71,6 +71,8 @@ class CallContext:
     checks: list[PriorCheck] = field(default_factory=list)
     # Which of the notification types asked about the tenant's enabled webhooks take.
     subscribed: frozenset[str] = frozenset()
+    # The declaration the tenant registered for the tool asked about, if any.
+    registered: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -144,7 +146,9 @@ SELECT
     (SELECT coalesce(array_agg(DISTINCT t.event_type), '{{}}')
      FROM webhook_endpoints h, unnest(h.event_types) AS t(event_type)
      WHERE h.tenant_id = :tenant AND h.disabled_at IS NULL
-       AND t.event_type = ANY (CAST(:notify_types AS text[]))) AS subscribed
+       AND t.event_type = ANY (CAST(:notify_types AS text[]))) AS subscribed,
+    (SELECT declaration FROM tool_declarations
+     WHERE tenant_id = :tenant AND name = :registered_tool) AS registered
 """
 
 # A literal matched in the lowercased text, or in its fold where the text is not ASCII.
@@ -263,12 +267,13 @@ def call_evidence(
     event_ids: Iterable[uuid.UUID] = (),
     node_ids: Iterable[uuid.UUID] = (),
     notify_types: Iterable[str] = (),
+    registered_tool: str | None = None,
 ) -> tuple[CallContext, LedgerEvidence]:
     """The session's context, and the user's events in other sessions and nodes (any state,
     not erased) whose text holds one of the needles (a literal every occurrence of a value
     contains) or that the call declared, each node with this session's retrievals of it and
-    the event that wrote it; and which of `notify_types` an enabled webhook of the tenant
-    takes."""
+    the event that wrote it; which of `notify_types` an enabled webhook of the tenant
+    takes; and the declaration the tenant registered for `registered_tool`."""
     lowered = sorted({n.lower() for n in needles if n})
     patterns = [like_pattern(n) for n in lowered]
     events, nodes = list(set(event_ids)), list(set(node_ids))
@@ -282,6 +287,7 @@ def call_evidence(
         "event_ids": events,
         "node_ids": nodes,
         "notify_types": list(notify_types),
+        "registered_tool": registered_tool,
         "fold_from": FOLD_FROM,
         "fold_to": FOLD_TO,
         "event_limit": LEDGER_EVENT_LIMIT,
@@ -320,6 +326,7 @@ def call_evidence(
             for c in _json(m["checks"])
         ],
         subscribed=frozenset(m["subscribed"]),
+        registered=m["registered"],
     )
     ledger = LedgerEvidence(
         events=[_event(e, session_id) for e in _json(m["ledger_events"])],
@@ -412,16 +419,6 @@ def list_checks(
 
 
 # ── declared tools ─────────────────────────────────────────────────────────────────
-
-
-def registered_declaration(db: Session, tenant_id: uuid.UUID, name: str) -> dict[str, Any] | None:
-    """The declaration the tenant's admin registered for the tool, if any."""
-    found: dict[str, Any] | None = db.execute(
-        select(ToolDeclarationRow.declaration).where(
-            ToolDeclarationRow.tenant_id == tenant_id, ToolDeclarationRow.name == name
-        )
-    ).scalar_one_or_none()
-    return found
 
 
 def put_declaration(

@@ -201,10 +201,15 @@ def call_values(
     return out, sorted(set(truncated))
 
 
-def declared_spec(db: Session, tenant_id: uuid.UUID, tool: ToolCall) -> ToolSpec | None:
+def reads_declaration(named: ToolSpec | None) -> bool:
+    """Whether a declaration of the tool counts: the policy file does not name the tool,
+    names it only by a pattern, or names it as a read."""
+    return named is None or named.pattern is not None or named.side_effect == SideEffect.read
+
+
+def declared_spec(tool: ToolCall, registered: dict[str, Any] | None) -> ToolSpec | None:
     """The tool as its declaration reads: the one the tenant's admin registered, else the
     one passed with the call."""
-    registered = repository.registered_declaration(db, tenant_id, tool.name)
     if registered is not None:
         return classify_stored(registered, "registered")
     if tool.declaration is not None:
@@ -213,17 +218,18 @@ def declared_spec(db: Session, tenant_id: uuid.UUID, tool: ToolCall) -> ToolSpec
 
 
 def resolve_tool(
-    db: Session, tenant_id: uuid.UUID, policy: ToolPolicy, tool: ToolCall
+    policy: ToolPolicy, tool: ToolCall, registered: dict[str, Any] | None
 ) -> ToolSpec:
-    """The tool as check-call sees it. The policy file's entry for the tool's exact name is
-    the operator's word; for a read, a destination argument its declaration lists is traced
-    all the same. A pattern of the file is a guess from the name: the declaration is read
-    with it, the stricter of the two deciding. A tool the file does not name is classified
-    from its declaration; with none, the fail-closed default."""
+    """The tool as check-call sees it, given the declaration the tenant registered for it
+    (if any). The policy file's entry for the tool's exact name is the operator's word; for
+    a read, a destination argument its declaration lists is traced all the same. A pattern
+    of the file is a guess from the name: the declaration is read with it, the stricter of
+    the two deciding. A tool the file does not name is classified from its declaration;
+    with none, the fail-closed default."""
     named = policy.named(tool.name)
-    if named is not None and named.pattern is None and named.side_effect != SideEffect.read:
+    if named is not None and not reads_declaration(named):
         return named
-    declared = declared_spec(db, tenant_id, tool)
+    declared = declared_spec(tool, registered)
     if declared is None:
         return named or unknown_tool(tool.name)
     if named is None:
@@ -242,21 +248,38 @@ def check_call(
         raise InvalidInput("the declaration's name must be the tool's name")
     t0 = time.perf_counter()
     policy = get_policy()
-    spec = resolve_tool(db, principal.tenant_id, policy, body.tool)
-    values, truncated = call_values(spec, body.tool.args)
     bindings = body.arg_bindings or {}
     declared_events = {b.event_id for refs in bindings.values() for b in refs if b.event_id}
     declared_nodes = {b.node_id for refs in bindings.values() for b in refs if b.node_id}
-    context, ledger = repository.call_evidence(
-        db,
-        principal.tenant_id,
-        body.user_id,
-        body.session_id,
-        {value.needle for value, _ in values},
-        declared_events,
-        declared_nodes,
-        NOTIFIED.values(),
-    )
+    # The declaration the tenant registered for the tool comes with the evidence, in the
+    # same statement: the values are first traced as if there were none (the common case)
+    # and, where there is one, the read is made again if it changes what is traced.
+    registered_tool = body.tool.name if reads_declaration(policy.named(body.tool.name)) else None
+
+    def read(
+        values: list[tuple[SinkValue, Sink | None]],
+    ) -> tuple[repository.CallContext, repository.LedgerEvidence]:
+        return repository.call_evidence(
+            db,
+            principal.tenant_id,
+            body.user_id,
+            body.session_id,
+            {value.needle for value, _ in values},
+            declared_events,
+            declared_nodes,
+            NOTIFIED.values(),
+            registered_tool,
+        )
+
+    spec = resolve_tool(policy, body.tool, None)
+    values, truncated = call_values(spec, body.tool.args)
+    context, ledger = read(values)
+    if context.registered is not None:
+        spec = resolve_tool(policy, body.tool, context.registered)
+        traced = {value.needle for value, _ in values}
+        values, truncated = call_values(spec, body.tool.args)
+        if {value.needle for value, _ in values} != traced:
+            context, ledger = read(values)
     # A user the tenant never wrote an event for: the check is decided (a side-effecting
     # call fails closed, session_record_missing) but not recorded, so reads naming random
     # users write nothing.

@@ -13,12 +13,14 @@ from sqlalchemy import Connection, event, func, select
 from sqlalchemy.orm import Session
 
 from app.checkcall import repository, service
+from app.checkcall.declaration import ToolDeclaration
 from app.checkcall.schemas import CheckCallRequest, ToolCall
 from app.core.auth import Principal
 from app.models import SpanRow, Tenant, ToolCheck, WebhookDelivery, WebhookEndpoint
 from app.models.base import utcnow
 from app.models.enums import Role
 from tests.checkcall.conftest import Agent
+from tests.checkcall.test_declarations import ATTACKER, NOTIFY, declared
 
 INJECTED_DOC = (
     "Quarterly planning notes.\n\n"
@@ -50,13 +52,27 @@ def _deny(agent: Agent) -> None:
     agent.read("retrieved_document", INJECTED_DOC)
 
 
-def _check(db: Session, principal: Principal) -> str:
+def _check(
+    db: Session,
+    principal: Principal,
+    name: str = "send_email",
+    args: dict[str, Any] | None = None,
+    declaration: dict[str, Any] | None = None,
+) -> str:
     body = CheckCallRequest(
         user_id="alice",
         session_id="s1",
-        tool=ToolCall(name="send_email", args={"recipients": ["audit@ext-review.io"]}),
+        tool=ToolCall(
+            name=name,
+            args={"recipients": ["audit@ext-review.io"]} if args is None else args,
+            declaration=ToolDeclaration.model_validate(declaration) if declaration else None,
+        ),
     )
     return service.check_call(db, principal, body, uuid.uuid4().hex).decision
+
+
+def _reads(seen: list[str]) -> int:
+    return sum("ledger_nodes" in s for s in seen)
 
 
 def _endpoint(db: Session, principal: Principal, types: list[str], disabled: bool = False) -> None:
@@ -144,3 +160,35 @@ class TestOneReadOneWrite:
         assert sorted(s.span_id for s in written) == ["0" * 16, "0" * 15 + "1"]
         assert all(s.status == "ok" and s.attributes == {} for s in written)
         assert db.get(ToolCheck, check["id"]) is not None
+
+
+class TestTheRegisteredDeclarationComesWithTheEvidence:
+    def test_one_read_when_it_traces_what_the_calls_declaration_traces(
+        self, agent: Agent, db: Session, connection: Connection, tenant_a: Any
+    ) -> None:
+        agent.client.put("/v1/tools/notify_partner", json=NOTIFY, headers=tenant_a.headers("admin"))
+        agent.user("Summarize the memo.")
+        principal = _principal(db)
+        with statements(connection) as seen:
+            decision = _check(db, principal, "notify_partner", {"partner_email": ATTACKER}, NOTIFY)
+        assert decision == "ask"
+        assert _reads(seen) == 1
+        assert not any("FROM tool_declarations" in s for s in seen if "ledger_nodes" not in s)
+
+    def test_read_again_when_it_changes_what_is_traced(
+        self, agent: Agent, db: Session, connection: Connection, tenant_a: Any
+    ) -> None:
+        """Declared read-only with the call (nothing traced), registered as a send."""
+        email = {"type": "string", "format": "email"}
+        registered = declared("partner_lookup", "Looks up a partner.", partner_email=email)
+        read_only = {**registered, "annotations": {"readOnlyHint": True}}
+        agent.client.put(
+            "/v1/tools/partner_lookup", json=registered, headers=tenant_a.headers("admin")
+        )
+        agent.user("Summarize the memo.")
+        principal = _principal(db)
+        args = {"partner_email": ATTACKER}
+        with statements(connection) as seen:
+            decision = _check(db, principal, "partner_lookup", args, read_only)
+        assert _reads(seen) == 2
+        assert decision == _check(db, principal, "partner_lookup", args, registered) == "ask"
