@@ -52,7 +52,7 @@ class RetrievalOp:
 
 @dataclass(frozen=True, slots=True)
 class PriorCheck:
-    id: uuid.UUID
+    id: str  # as the read returns it: only a confirmation names it, parsed there
     tool_name: str
     side_effect: str | None
     decision: str
@@ -89,7 +89,7 @@ WITH u AS (
 ), s AS (
     SELECT id FROM sessions WHERE user_id = (SELECT id FROM u) AND external_id = :session
 ), ev AS (
-    SELECT e.id, e.session_id, e.seq, e.origin, e.text, e.text_sha256, e.received_at
+    SELECT e.id, e.seq, e.origin, e.text, e.text_sha256, e.received_at
     FROM events e
     WHERE CAST(:search AS boolean) AND e.user_id = (SELECT id FROM u) AND e.text IS NOT NULL
       AND e.session_id IS DISTINCT FROM (SELECT id FROM s)
@@ -108,7 +108,7 @@ SELECT
     (SELECT id FROM u) AS user_id,
     (SELECT id FROM s) AS session_id,
     (SELECT coalesce(json_agg(json_build_object(
-        'id', e.id, 'session_id', e.session_id, 'seq', e.seq, 'origin', e.origin,
+        'id', e.id, 'seq', e.seq, 'origin', e.origin,
         'text', e.text, 'text_sha256', e.text_sha256, 'received_at', e.received_at,
         'wrote_node', EXISTS (SELECT 1 FROM node_lineage nl WHERE nl.event_id = e.id)
      ) ORDER BY e.seq), '[]'::json)
@@ -136,7 +136,7 @@ SELECT
             WHERE rr.node_id = n.id AND r.session_id = (SELECT id FROM s))
      )), '[]'::json) FROM n) AS ledger_nodes,
     (SELECT coalesce(json_agg(json_build_object(
-        'id', w.id, 'session_id', w.session_id, 'seq', w.seq, 'origin', w.origin,
+        'id', w.id, 'seq', w.seq, 'origin', w.origin,
         'text', w.text, 'text_sha256', w.text_sha256, 'received_at', w.received_at
      )), '[]'::json)
      FROM events w
@@ -179,7 +179,11 @@ def _evidence_sql(indexed: int) -> TextClause:
             f"(n.match_keys @> CAST(:k{i} AS bigint[]) AND {_NODE_LIKE.format(p=f':p{i}')})"
             for i in range(indexed)
         )
-    return text(_EVIDENCE.format(event_match=event_match, node_match=node_match))
+    sql = _EVIDENCE.format(event_match=event_match, node_match=node_match)
+    # Sent with its whitespace collapsed (no literal in it holds a space): psycopg keeps the
+    # parse of a statement of up to 4 KB (MAX_CACHED_STATEMENT_LENGTH) instead of redoing it
+    # on every call, and with up to two needles this one fits.
+    return text(" ".join(sql.split()))
 
 
 @contextmanager
@@ -199,12 +203,12 @@ def _unprepared(db: Session) -> Iterator[None]:
         driver.prepare_threshold = threshold
 
 
-def _uuid(value: Any) -> uuid.UUID:
-    return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
+def _uuid(value: str) -> uuid.UUID:
+    return uuid.UUID(value)
 
 
-def _time(value: Any) -> datetime:
-    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+def _time(value: str) -> datetime:
+    return datetime.fromisoformat(value)
 
 
 def _json(value: Any) -> list[dict[str, Any]]:
@@ -214,18 +218,16 @@ def _json(value: Any) -> list[dict[str, Any]]:
     return list(value or [])
 
 
-def _event(m: dict[str, Any], session_id: uuid.UUID | None) -> EventRecord:
-    sid = _uuid(m["session_id"])
+def _event(m: dict[str, Any], in_session: bool) -> EventRecord:
     return EventRecord(
         id=_uuid(m["id"]),
-        session_id=sid,
-        seq=int(m["seq"]),
+        seq=m["seq"],
         origin=m["origin"],
         text=m["text"],
         text_sha256=m["text_sha256"],
         received_at=_time(m["received_at"]),
-        in_session=sid == session_id,
-        wrote_node=bool(m.get("wrote_node", False)),
+        in_session=in_session,
+        wrote_node=m.get("wrote_node", False),
     )
 
 
@@ -301,21 +303,22 @@ def call_evidence(
     statement = _evidence_sql(len(lowered) if indexed else -1)
     with _unprepared(db):
         m = db.execute(statement, params).one()._mapping
-    session_id = m["session_id"]
+    retrievals = [
+        RetrievalOp(id=_uuid(r["id"]), mode=r["mode"], at=_time(r["at"]), trace_id=r["trace_id"])
+        for r in _json(m["retrievals"])
+    ]
+    # A node's retrievals are among the session's: each id is parsed once.
+    retrieval_ids = {str(r.id): r.id for r in retrievals}
     context = CallContext(
         tenant_name=m["tenant_name"],
         user_id=m["user_id"],
-        session_id=session_id,
-        events=[_event(e, session_id) for e in _json(m["events"])],
-        retrievals=[
-            RetrievalOp(
-                id=_uuid(r["id"]), mode=r["mode"], at=_time(r["at"]), trace_id=r["trace_id"]
-            )
-            for r in _json(m["retrievals"])
-        ],
+        session_id=m["session_id"],
+        # The session's events; the ledger's and the nodes' writers are of other sessions.
+        events=[_event(e, True) for e in _json(m["events"])],
+        retrievals=retrievals,
         checks=[
             PriorCheck(
-                id=_uuid(c["id"]),
+                id=c["id"],
                 tool_name=c["tool_name"],
                 side_effect=c["side_effect"],
                 decision=c["decision"],
@@ -329,7 +332,7 @@ def call_evidence(
         registered=m["registered"],
     )
     ledger = LedgerEvidence(
-        events=[_event(e, session_id) for e in _json(m["ledger_events"])],
+        events=[_event(e, False) for e in _json(m["ledger_events"])],
         nodes=[
             NodeRecord(
                 id=_uuid(n["id"]),
@@ -342,12 +345,12 @@ def call_evidence(
                 created_by_event_id=(
                     _uuid(n["created_by_event_id"]) if n["created_by_event_id"] else None
                 ),
-                retrieval_ids=tuple(_uuid(r) for r in n["retrieval_ids"]),
+                retrieval_ids=tuple(retrieval_ids.get(r) or _uuid(r) for r in n["retrieval_ids"]),
                 corrected=bool(n.get("corrected", False)),
             )
             for n in _json(m["ledger_nodes"])
         ],
-        node_events=[_event(e, session_id) for e in _json(m["node_events"])],
+        node_events=[_event(e, False) for e in _json(m["node_events"])],
     )
     return context, ledger
 

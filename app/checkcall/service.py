@@ -484,7 +484,9 @@ def confirmation(
         if event.origin == Origin.user.value and event.received_at > asked.at:
             answer = answer_of(event.text)
             if answer is not None:
-                return Confirmation(answer=answer, check_id=asked.id, event_id=event.id)
+                return Confirmation(
+                    answer=answer, check_id=uuid.UUID(asked.id), event_id=event.id
+                )
     return None
 
 
