@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -239,21 +240,29 @@ def resolve_tool(
     return over_pattern(named, declared)
 
 
-def check_call(
-    db: Session, principal: Principal, body: CheckCallRequest, trace_id: str
-) -> CheckCallResponse:
-    declaration = body.tool.declaration
-    if declaration is not None and declaration.name != body.tool.name:
-        # Across two fields, which the request's schema cannot state: 400, not a 422.
-        raise InvalidInput("the declaration's name must be the tool's name")
-    t0 = time.perf_counter()
-    policy = get_policy()
-    bindings = body.arg_bindings or {}
-    declared_events = {b.event_id for refs in bindings.values() for b in refs if b.event_id}
-    declared_nodes = {b.node_id for refs in bindings.values() for b in refs if b.node_id}
-    # The declaration the tenant registered for the tool comes with the evidence, in the
-    # same statement: the values are first traced as if there were none (the common case)
-    # and, where there is one, the read is made again if it changes what is traced.
+@dataclass(frozen=True, slots=True)
+class Traced:
+    """The tool as check-call sees it, the values it traces, and what the record holds."""
+
+    spec: ToolSpec
+    values: list[tuple[SinkValue, Sink | None]]
+    truncated: list[str]
+    context: repository.CallContext
+    ledger: repository.LedgerEvidence
+
+
+def read_evidence(
+    db: Session,
+    tenant_id: uuid.UUID,
+    policy: ToolPolicy,
+    body: CheckCallRequest,
+    declared_events: set[uuid.UUID],
+    declared_nodes: set[uuid.UUID],
+) -> Traced:
+    """The call's values and their evidence, in one read. The declaration the tenant
+    registered for the tool comes with the evidence: the values are first taken as if there
+    were none (the common case) and, where there is one, read again if it changes what is
+    traced, so the evidence is always that of the values the decision traces."""
     registered_tool = body.tool.name if reads_declaration(policy.named(body.tool.name)) else None
 
     def read(
@@ -261,7 +270,7 @@ def check_call(
     ) -> tuple[repository.CallContext, repository.LedgerEvidence]:
         return repository.call_evidence(
             db,
-            principal.tenant_id,
+            tenant_id,
             body.user_id,
             body.session_id,
             {value.needle for value, _ in values},
@@ -276,10 +285,28 @@ def check_call(
     context, ledger = read(values)
     if context.registered is not None:
         spec = resolve_tool(policy, body.tool, context.registered)
-        traced = {value.needle for value, _ in values}
+        needles = {value.needle for value, _ in values}
         values, truncated = call_values(spec, body.tool.args)
-        if {value.needle for value, _ in values} != traced:
+        if {value.needle for value, _ in values} != needles:
             context, ledger = read(values)
+    return Traced(spec, values, truncated, context, ledger)
+
+
+def check_call(
+    db: Session, principal: Principal, body: CheckCallRequest, trace_id: str
+) -> CheckCallResponse:
+    declaration = body.tool.declaration
+    if declaration is not None and declaration.name != body.tool.name:
+        # Across two fields, which the request's schema cannot state: 400, not a 422.
+        raise InvalidInput("the declaration's name must be the tool's name")
+    t0 = time.perf_counter()
+    policy = get_policy()
+    bindings = body.arg_bindings or {}
+    declared_events = {b.event_id for refs in bindings.values() for b in refs if b.event_id}
+    declared_nodes = {b.node_id for refs in bindings.values() for b in refs if b.node_id}
+    traced = read_evidence(db, principal.tenant_id, policy, body, declared_events, declared_nodes)
+    spec, values, truncated = traced.spec, traced.values, traced.truncated
+    context, ledger = traced.context, traced.ledger
     # A user the tenant never wrote an event for: the check is decided (a side-effecting
     # call fails closed, session_record_missing) but not recorded, so reads naming random
     # users write nothing.
