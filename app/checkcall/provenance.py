@@ -58,13 +58,12 @@ _LABEL_KIND = {
 @dataclass(frozen=True, slots=True)
 class EventRecord:
     id: uuid.UUID
-    session_id: uuid.UUID
     seq: int
     origin: str
     text: str | None
     text_sha256: str
     received_at: datetime
-    in_session: bool
+    in_session: bool  # an event of the session the call is checked in
     wrote_node: bool = False
 
     def analysis(self) -> TextAnalysis | None:

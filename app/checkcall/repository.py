@@ -1,28 +1,30 @@
-"""SQL for check-call. One read per call, in one statement (after the plan setting): the
-session's context (the tenant name, the user and session ids, the session's events,
-retrievals and earlier checks) and the ledger evidence for the call's values (the user's
-other events and nodes that contain a value's literal, found through the GIN index on
-their match_keys, with the retrievals of this session that returned each node and the
-events that wrote them). Then the decision row is written."""
+"""SQL for check-call. One read per call, in one statement: the session's context (the
+tenant name, the user and session ids, the session's events, retrievals and earlier checks)
+and the ledger evidence for the call's values (the user's other events and nodes that
+contain a value's literal, found through the GIN index on their match_keys, with the
+retrievals of this session that returned each node and the events that wrote them). Then
+the decision row is written."""
 
 from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import TextClause, delete, func, select, text
+import psycopg
+from sqlalchemy import Insert, Table, TextClause, bindparam, delete, func, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from app.checkcall.provenance import EventRecord, NodeRecord
 from app.core.pagination import Key, after
-from app.models import ToolCheck, ToolDeclarationRow, User
-from app.models.base import utcnow
+from app.models import SpanRow, ToolCheck, ToolDeclarationRow, User
+from app.models.base import Base, utcnow
 from app.text.normalize import CONFUSABLES, INVISIBLE_CHARS
 
 # Ledger-wide candidates per call (most recent first); the value matcher verifies each.
@@ -33,7 +35,11 @@ LEDGER_NODE_LIMIT = 200
 # does; ASCII text is matched as it is.
 FOLD_FROM = "".join(CONFUSABLES) + INVISIBLE_CHARS
 FOLD_TO = "".join(CONFUSABLES.values())
-_CUSTOM_PLAN = text("SELECT set_config('plan_cache_mode', 'force_custom_plan', true)")
+# Trigrams of a needle the GIN lookup asks for, spread over it. A row the LIKE matches holds
+# every trigram of the needle, so asking for a few finds the same rows; with all of them
+# (two dozen for an address) the planner prices the lookup above a scan of the user's rows
+# and each row's recheck compares every key.
+LOOKUP_KEYS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +52,7 @@ class RetrievalOp:
 
 @dataclass(frozen=True, slots=True)
 class PriorCheck:
-    id: uuid.UUID
+    id: str  # as the read returns it: only a confirmation names it, parsed there
     tool_name: str
     side_effect: str | None
     decision: str
@@ -63,6 +69,10 @@ class CallContext:
     events: list[EventRecord] = field(default_factory=list)
     retrievals: list[RetrievalOp] = field(default_factory=list)
     checks: list[PriorCheck] = field(default_factory=list)
+    # Which of the notification types asked about the tenant's enabled webhooks take.
+    subscribed: frozenset[str] = frozenset()
+    # The declaration the tenant registered for the tool asked about, if any.
+    registered: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -79,7 +89,7 @@ WITH u AS (
 ), s AS (
     SELECT id FROM sessions WHERE user_id = (SELECT id FROM u) AND external_id = :session
 ), ev AS (
-    SELECT e.id, e.session_id, e.seq, e.origin, e.text, e.text_sha256, e.received_at
+    SELECT e.id, e.seq, e.origin, e.text, e.text_sha256, e.received_at
     FROM events e
     WHERE CAST(:search AS boolean) AND e.user_id = (SELECT id FROM u) AND e.text IS NOT NULL
       AND e.session_id IS DISTINCT FROM (SELECT id FROM s)
@@ -98,7 +108,7 @@ SELECT
     (SELECT id FROM u) AS user_id,
     (SELECT id FROM s) AS session_id,
     (SELECT coalesce(json_agg(json_build_object(
-        'id', e.id, 'session_id', e.session_id, 'seq', e.seq, 'origin', e.origin,
+        'id', e.id, 'seq', e.seq, 'origin', e.origin,
         'text', e.text, 'text_sha256', e.text_sha256, 'received_at', e.received_at,
         'wrote_node', EXISTS (SELECT 1 FROM node_lineage nl WHERE nl.event_id = e.id)
      ) ORDER BY e.seq), '[]'::json)
@@ -126,13 +136,19 @@ SELECT
             WHERE rr.node_id = n.id AND r.session_id = (SELECT id FROM s))
      )), '[]'::json) FROM n) AS ledger_nodes,
     (SELECT coalesce(json_agg(json_build_object(
-        'id', w.id, 'session_id', w.session_id, 'seq', w.seq, 'origin', w.origin,
+        'id', w.id, 'seq', w.seq, 'origin', w.origin,
         'text', w.text, 'text_sha256', w.text_sha256, 'received_at', w.received_at
      )), '[]'::json)
      FROM events w
      WHERE w.id IN (SELECT created_by_event_id FROM n)
        AND w.id NOT IN (SELECT id FROM ev)
-       AND w.session_id IS DISTINCT FROM (SELECT id FROM s)) AS node_events
+       AND w.session_id IS DISTINCT FROM (SELECT id FROM s)) AS node_events,
+    (SELECT coalesce(array_agg(DISTINCT t.event_type), '{{}}')
+     FROM webhook_endpoints h, unnest(h.event_types) AS t(event_type)
+     WHERE h.tenant_id = :tenant AND h.disabled_at IS NULL
+       AND t.event_type = ANY (CAST(:notify_types AS text[]))) AS subscribed,
+    (SELECT declaration FROM tool_declarations
+     WHERE tenant_id = :tenant AND name = :registered_tool) AS registered
 """
 
 # A literal matched in the lowercased text, or in its fold where the text is not ASCII.
@@ -163,15 +179,36 @@ def _evidence_sql(indexed: int) -> TextClause:
             f"(n.match_keys @> CAST(:k{i} AS bigint[]) AND {_NODE_LIKE.format(p=f':p{i}')})"
             for i in range(indexed)
         )
-    return text(_EVIDENCE.format(event_match=event_match, node_match=node_match))
+    sql = _EVIDENCE.format(event_match=event_match, node_match=node_match)
+    # Sent with its whitespace collapsed (no literal in it holds a space): psycopg keeps the
+    # parse of a statement of up to 4 KB (MAX_CACHED_STATEMENT_LENGTH) instead of redoing it
+    # on every call, and with up to two needles this one fits.
+    return text(" ".join(sql.split()))
 
 
-def _uuid(value: Any) -> uuid.UUID:
-    return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
+@contextmanager
+def _unprepared(db: Session) -> Iterator[None]:
+    """Statements in the block go unprepared, each planned for its own parameters: a generic
+    plan of a prepared statement cannot tell a rare needle (the GIN lookup) from a common
+    one. Unprepared, they need no plan_cache_mode setting, which would cost a round trip."""
+    driver = db.connection().connection.driver_connection
+    if not isinstance(driver, psycopg.Connection):
+        yield
+        return
+    threshold = driver.prepare_threshold
+    driver.prepare_threshold = None
+    try:
+        yield
+    finally:
+        driver.prepare_threshold = threshold
 
 
-def _time(value: Any) -> datetime:
-    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+def _uuid(value: str) -> uuid.UUID:
+    return uuid.UUID(value)
+
+
+def _time(value: str) -> datetime:
+    return datetime.fromisoformat(value)
 
 
 def _json(value: Any) -> list[dict[str, Any]]:
@@ -181,30 +218,40 @@ def _json(value: Any) -> list[dict[str, Any]]:
     return list(value or [])
 
 
-def _event(m: dict[str, Any], session_id: uuid.UUID | None) -> EventRecord:
-    sid = _uuid(m["session_id"])
+def _event(m: dict[str, Any], in_session: bool) -> EventRecord:
     return EventRecord(
         id=_uuid(m["id"]),
-        session_id=sid,
-        seq=int(m["seq"]),
+        seq=m["seq"],
         origin=m["origin"],
         text=m["text"],
         text_sha256=m["text_sha256"],
         received_at=_time(m["received_at"]),
-        in_session=sid == session_id,
-        wrote_node=bool(m.get("wrote_node", False)),
+        in_session=in_session,
+        wrote_node=m.get("wrote_node", False),
     )
+
+
+def _trigrams(lowered: str) -> Iterator[int]:
+    """The key of each run of three characters, in order: three 21-bit code points in one
+    integer."""
+    for i in range(len(lowered) - 2):
+        yield (ord(lowered[i]) << 42) | (ord(lowered[i + 1]) << 21) | ord(lowered[i + 2])
 
 
 def trigram_keys(lowered: str) -> list[int]:
-    """The keys of each run of three characters, three 21-bit code points in one integer:
-    what the database's text_trigrams (migration 0013) stores for a text."""
-    return sorted(
-        {
-            (ord(lowered[i]) << 42) | (ord(lowered[i + 1]) << 21) | ord(lowered[i + 2])
-            for i in range(len(lowered) - 2)
-        }
-    )
+    """The keys of a text's trigrams: what the database's text_trigrams (migration 0013)
+    stores for it."""
+    return sorted(set(_trigrams(lowered)))
+
+
+def lookup_keys(lowered: str) -> list[int]:
+    """Up to LOOKUP_KEYS of the needle's trigram keys, the first, the last and others evenly
+    between them in the order they occur."""
+    keys = list(dict.fromkeys(_trigrams(lowered)))
+    if len(keys) > LOOKUP_KEYS:
+        last = len(keys) - 1
+        keys = [keys[round(j * last / (LOOKUP_KEYS - 1))] for j in range(LOOKUP_KEYS)]
+    return sorted(keys)
 
 
 def like_pattern(needle: str) -> str:
@@ -221,11 +268,14 @@ def call_evidence(
     needles: Iterable[str],
     event_ids: Iterable[uuid.UUID] = (),
     node_ids: Iterable[uuid.UUID] = (),
+    notify_types: Iterable[str] = (),
+    registered_tool: str | None = None,
 ) -> tuple[CallContext, LedgerEvidence]:
     """The session's context, and the user's events in other sessions and nodes (any state,
     not erased) whose text holds one of the needles (a literal every occurrence of a value
     contains) or that the call declared, each node with this session's retrievals of it and
-    the event that wrote it."""
+    the event that wrote it; which of `notify_types` an enabled webhook of the tenant
+    takes; and the declaration the tenant registered for `registered_tool`."""
     lowered = sorted({n.lower() for n in needles if n})
     patterns = [like_pattern(n) for n in lowered]
     events, nodes = list(set(event_ids)), list(set(node_ids))
@@ -238,6 +288,8 @@ def call_evidence(
         "patterns": patterns,
         "event_ids": events,
         "node_ids": nodes,
+        "notify_types": list(notify_types),
+        "registered_tool": registered_tool,
         "fold_from": FOLD_FROM,
         "fold_to": FOLD_TO,
         "event_limit": LEDGER_EVENT_LIMIT,
@@ -247,27 +299,26 @@ def call_evidence(
     indexed = all(len(n) >= 3 for n in lowered)
     if indexed:
         for i, needle in enumerate(lowered):
-            params[f"p{i}"], params[f"k{i}"] = patterns[i], trigram_keys(needle)
-    # A plan for these values: a generic plan of a prepared statement cannot tell a rare
-    # needle (the GIN lookup) from a common one.
-    db.execute(_CUSTOM_PLAN)
+            params[f"p{i}"], params[f"k{i}"] = patterns[i], lookup_keys(needle)
     statement = _evidence_sql(len(lowered) if indexed else -1)
-    m = db.execute(statement, params).one()._mapping
-    session_id = m["session_id"]
+    with _unprepared(db):
+        m = db.execute(statement, params).one()._mapping
+    retrievals = [
+        RetrievalOp(id=_uuid(r["id"]), mode=r["mode"], at=_time(r["at"]), trace_id=r["trace_id"])
+        for r in _json(m["retrievals"])
+    ]
+    # A node's retrievals are among the session's: each id is parsed once.
+    retrieval_ids = {str(r.id): r.id for r in retrievals}
     context = CallContext(
         tenant_name=m["tenant_name"],
         user_id=m["user_id"],
-        session_id=session_id,
-        events=[_event(e, session_id) for e in _json(m["events"])],
-        retrievals=[
-            RetrievalOp(
-                id=_uuid(r["id"]), mode=r["mode"], at=_time(r["at"]), trace_id=r["trace_id"]
-            )
-            for r in _json(m["retrievals"])
-        ],
+        session_id=m["session_id"],
+        # The session's events; the ledger's and the nodes' writers are of other sessions.
+        events=[_event(e, True) for e in _json(m["events"])],
+        retrievals=retrievals,
         checks=[
             PriorCheck(
-                id=_uuid(c["id"]),
+                id=c["id"],
                 tool_name=c["tool_name"],
                 side_effect=c["side_effect"],
                 decision=c["decision"],
@@ -277,9 +328,11 @@ def call_evidence(
             )
             for c in _json(m["checks"])
         ],
+        subscribed=frozenset(m["subscribed"]),
+        registered=m["registered"],
     )
     ledger = LedgerEvidence(
-        events=[_event(e, session_id) for e in _json(m["ledger_events"])],
+        events=[_event(e, False) for e in _json(m["ledger_events"])],
         nodes=[
             NodeRecord(
                 id=_uuid(n["id"]),
@@ -292,19 +345,49 @@ def call_evidence(
                 created_by_event_id=(
                     _uuid(n["created_by_event_id"]) if n["created_by_event_id"] else None
                 ),
-                retrieval_ids=tuple(_uuid(r) for r in n["retrieval_ids"]),
+                retrieval_ids=tuple(retrieval_ids.get(r) or _uuid(r) for r in n["retrieval_ids"]),
                 corrected=bool(n.get("corrected", False)),
             )
             for n in _json(m["ledger_nodes"])
         ],
-        node_events=[_event(e, session_id) for e in _json(m["node_events"])],
+        node_events=[_event(e, False) for e in _json(m["node_events"])],
     )
     return context, ledger
 
 
-def add_check(db: Session, check: ToolCheck) -> None:
-    db.add(check)
-    db.flush()
+def add_check(db: Session, check: dict[str, Any], span_rows: list[dict[str, Any]]) -> None:
+    """The decision row and its span in one statement (one round trip), any further span rows
+    in a second. The two rows give every column: the statement binds each by name."""
+    checks, spans = _table(ToolCheck), _table(SpanRow)
+    params = {f"check_{c.key}": check[c.key] for c in checks.columns}
+    if span_rows:
+        params.update({f"span_{c.key}": span_rows[0][c.key] for c in spans.columns})
+    db.execute(_check_insert(bool(span_rows)), params)
+    if span_rows[1:]:
+        db.execute(insert(spans), span_rows[1:])
+
+
+def _table(model: type[Base]) -> Table:
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
+
+
+@lru_cache(maxsize=2)
+def _check_insert(with_span: bool) -> Insert:
+    """INSERT INTO spans with the tool_checks INSERT as a data-modifying CTE, every column
+    bound by name (`check_<column>`, `span_<column>`): one statement object, which
+    SQLAlchemy compiles once. It fills no column default of the outer INSERT of such a
+    statement, so every column is given."""
+    checks, spans = _table(ToolCheck), _table(SpanRow)
+
+    def bound(table: Table, prefix: str) -> dict[str, Any]:
+        return {c.key: bindparam(f"{prefix}{c.key}", type_=c.type) for c in table.columns}
+
+    row = insert(checks).values(bound(checks, "check_"))
+    if not with_span:
+        return row
+    return insert(spans).values(bound(spans, "span_")).add_cte(row.cte("tool_check"))
 
 
 def list_checks(
@@ -339,16 +422,6 @@ def list_checks(
 
 
 # ── declared tools ─────────────────────────────────────────────────────────────────
-
-
-def registered_declaration(db: Session, tenant_id: uuid.UUID, name: str) -> dict[str, Any] | None:
-    """The declaration the tenant's admin registered for the tool, if any."""
-    found: dict[str, Any] | None = db.execute(
-        select(ToolDeclarationRow.declaration).where(
-            ToolDeclarationRow.tenant_id == tenant_id, ToolDeclarationRow.name == name
-        )
-    ).scalar_one_or_none()
-    return found
 
 
 def put_declaration(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -64,7 +65,7 @@ from app.core.errors import InvalidInput, NotFound
 from app.core.pagination import PageRequest, cut, decode_cursor
 from app.domain.vocabulary import Origin
 from app.events import repository as events_repository
-from app.models import ToolCheck, ToolDeclarationRow
+from app.models import ToolDeclarationRow
 from app.models.base import utcnow
 from app.notifications import service as notifications
 from app.text.normalize import (
@@ -81,6 +82,13 @@ CHECK_CALL_SECONDS = Histogram(
     "Check-call latency",
     buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25),
 )
+
+
+# The decisions a webhook is told about.
+NOTIFIED = {
+    Effect.deny: notifications.TOOL_CALL_DENIED,
+    Effect.ask: notifications.TOOL_CALL_ASKED,
+}
 
 
 def args_sha256(tool: ToolCall) -> str:
@@ -194,10 +202,15 @@ def call_values(
     return out, sorted(set(truncated))
 
 
-def declared_spec(db: Session, tenant_id: uuid.UUID, tool: ToolCall) -> ToolSpec | None:
+def reads_declaration(named: ToolSpec | None) -> bool:
+    """Whether a declaration of the tool counts: the policy file does not name the tool,
+    names it only by a pattern, or names it as a read."""
+    return named is None or named.pattern is not None or named.side_effect == SideEffect.read
+
+
+def declared_spec(tool: ToolCall, registered: dict[str, Any] | None) -> ToolSpec | None:
     """The tool as its declaration reads: the one the tenant's admin registered, else the
     one passed with the call."""
-    registered = repository.registered_declaration(db, tenant_id, tool.name)
     if registered is not None:
         return classify_stored(registered, "registered")
     if tool.declaration is not None:
@@ -206,17 +219,18 @@ def declared_spec(db: Session, tenant_id: uuid.UUID, tool: ToolCall) -> ToolSpec
 
 
 def resolve_tool(
-    db: Session, tenant_id: uuid.UUID, policy: ToolPolicy, tool: ToolCall
+    policy: ToolPolicy, tool: ToolCall, registered: dict[str, Any] | None
 ) -> ToolSpec:
-    """The tool as check-call sees it. The policy file's entry for the tool's exact name is
-    the operator's word; for a read, a destination argument its declaration lists is traced
-    all the same. A pattern of the file is a guess from the name: the declaration is read
-    with it, the stricter of the two deciding. A tool the file does not name is classified
-    from its declaration; with none, the fail-closed default."""
+    """The tool as check-call sees it, given the declaration the tenant registered for it
+    (if any). The policy file's entry for the tool's exact name is the operator's word; for
+    a read, a destination argument its declaration lists is traced all the same. A pattern
+    of the file is a guess from the name: the declaration is read with it, the stricter of
+    the two deciding. A tool the file does not name is classified from its declaration;
+    with none, the fail-closed default."""
     named = policy.named(tool.name)
-    if named is not None and named.pattern is None and named.side_effect != SideEffect.read:
+    if named is not None and not reads_declaration(named):
         return named
-    declared = declared_spec(db, tenant_id, tool)
+    declared = declared_spec(tool, registered)
     if declared is None:
         return named or unknown_tool(tool.name)
     if named is None:
@@ -224,6 +238,58 @@ def resolve_tool(
     if named.pattern is None:
         return over_read_entry(named, declared)
     return over_pattern(named, declared)
+
+
+@dataclass(frozen=True, slots=True)
+class Traced:
+    """The tool as check-call sees it, the values it traces, and what the record holds."""
+
+    spec: ToolSpec
+    values: list[tuple[SinkValue, Sink | None]]
+    truncated: list[str]
+    context: repository.CallContext
+    ledger: repository.LedgerEvidence
+
+
+def read_evidence(
+    db: Session,
+    tenant_id: uuid.UUID,
+    policy: ToolPolicy,
+    body: CheckCallRequest,
+    declared_events: set[uuid.UUID],
+    declared_nodes: set[uuid.UUID],
+) -> Traced:
+    """The call's values and their evidence, in one read. The declaration the tenant
+    registered for the tool comes with the evidence: the values are first taken as if there
+    were none (the common case) and, where there is one, read again if it changes what is
+    traced, so the evidence is always that of the values the decision traces."""
+    registered_tool = body.tool.name if reads_declaration(policy.named(body.tool.name)) else None
+
+    def read(
+        values: list[tuple[SinkValue, Sink | None]],
+    ) -> tuple[repository.CallContext, repository.LedgerEvidence]:
+        return repository.call_evidence(
+            db,
+            tenant_id,
+            body.user_id,
+            body.session_id,
+            {value.needle for value, _ in values},
+            declared_events,
+            declared_nodes,
+            NOTIFIED.values(),
+            registered_tool,
+        )
+
+    spec = resolve_tool(policy, body.tool, None)
+    values, truncated = call_values(spec, body.tool.args)
+    context, ledger = read(values)
+    if context.registered is not None:
+        spec = resolve_tool(policy, body.tool, context.registered)
+        needles = {value.needle for value, _ in values}
+        values, truncated = call_values(spec, body.tool.args)
+        if {value.needle for value, _ in values} != needles:
+            context, ledger = read(values)
+    return Traced(spec, values, truncated, context, ledger)
 
 
 def check_call(
@@ -235,20 +301,12 @@ def check_call(
         raise InvalidInput("the declaration's name must be the tool's name")
     t0 = time.perf_counter()
     policy = get_policy()
-    spec = resolve_tool(db, principal.tenant_id, policy, body.tool)
-    values, truncated = call_values(spec, body.tool.args)
     bindings = body.arg_bindings or {}
     declared_events = {b.event_id for refs in bindings.values() for b in refs if b.event_id}
     declared_nodes = {b.node_id for refs in bindings.values() for b in refs if b.node_id}
-    context, ledger = repository.call_evidence(
-        db,
-        principal.tenant_id,
-        body.user_id,
-        body.session_id,
-        {value.needle for value, _ in values},
-        declared_events,
-        declared_nodes,
-    )
+    traced = read_evidence(db, principal.tenant_id, policy, body, declared_events, declared_nodes)
+    spec, values, truncated = traced.spec, traced.values, traced.truncated
+    context, ledger = traced.context, traced.ledger
     # A user the tenant never wrote an event for: the check is decided (a side-effecting
     # call fails closed, session_record_missing) but not recorded, so reads naming random
     # users write nothing.
@@ -264,6 +322,7 @@ def check_call(
         user_id=user_id,
         session_id=context.session_id,
         persist=user_id is not None,
+        collect=True,
     )
     with recorder.span(
         spans.CHECK_TOOL_CALL,
@@ -314,41 +373,17 @@ def check_call(
         fed_by = sorted(
             {rid for v in verdicts for s in v.sources for rid in s.retrieval_ids}, key=str
         )
-        check_id = uuid.uuid4()
-        check = ToolCheck(
-            id=check_id,
-            tenant_id=principal.tenant_id,
-            user_id=user_id,
-            session_id=context.session_id,
-            call_id=body.call_id,
-            tool_name=body.tool.name,
-            args_sha256=args_hash,
-            decision=outcome.decision.value,
-            reasons=[r.model_dump(mode="json", exclude={"rule"}) for r in reasons],
-            evidence_node_ids=node_ids,
-            evidence_event_ids=event_ids,
-            features=feats,
-            arg_provenance={
-                arg: [v.model_dump(mode="json") for v in items] for arg, items in provenance.items()
-            },
-            side_effect=spec.side_effect.value,
-            tool_source=spec.source,
-            triage_score=score,
-            policy_version=policy.version,
-            trace_id=recorder.trace_id,
-        )
-        if user_id is not None:
-            repository.add_check(db, check)
-            if outcome.decision in (Effect.deny, Effect.ask):
-                notifications.emit(
-                    db, principal.tenant_id,
-                    notifications.TOOL_CALL_DENIED if outcome.decision == Effect.deny
-                    else notifications.TOOL_CALL_ASKED,
-                    {"tool_check_id": str(check.id), "tool_name": check.tool_name,
-                     "decision": check.decision, "call_id": check.call_id,
-                     "reasons": [r.code for r in reasons], "trace_id": check.trace_id},
-                    user_id=user_id,
-                )
+        check_id, checked_at = uuid.uuid4(), utcnow()
+        notice = NOTIFIED.get(outcome.decision)
+        # The evidence read saw which types an endpoint takes: no lookup for the others.
+        if user_id is not None and notice in context.subscribed:
+            notifications.emit(
+                db, principal.tenant_id, notice,
+                {"tool_check_id": str(check_id), "tool_name": body.tool.name,
+                 "decision": outcome.decision.value, "call_id": body.call_id,
+                 "reasons": [r.code for r in reasons], "trace_id": recorder.trace_id},
+                user_id=user_id,
+            )
         fed_traces = sorted({r.trace_id for r in context.retrievals if r.id in set(fed_by)})
         attrs.update(
             {
@@ -367,6 +402,36 @@ def check_call(
         )
         if body.call_id:
             attrs["gen_ai.tool.call.id"] = body.call_id
+    if user_id is not None:
+        # Written once the span has closed: the decision row and the span in one statement.
+        repository.add_check(
+            db,
+            {
+                "id": check_id,
+                "tenant_id": principal.tenant_id,
+                "user_id": user_id,
+                "session_id": context.session_id,
+                "call_id": body.call_id,
+                "tool_name": body.tool.name,
+                "args_sha256": args_hash,
+                "decision": outcome.decision.value,
+                "reasons": [r.model_dump(mode="json", exclude={"rule"}) for r in reasons],
+                "evidence_node_ids": node_ids,
+                "evidence_event_ids": event_ids,
+                "features": feats,
+                "arg_provenance": {
+                    arg: [v.model_dump(mode="json") for v in items]
+                    for arg, items in provenance.items()
+                },
+                "side_effect": spec.side_effect.value,
+                "tool_source": spec.source,
+                "triage_score": score,
+                "policy_version": policy.version,
+                "trace_id": recorder.trace_id,
+                "created_at": checked_at,
+            },
+            recorder.collected,
+        )
     CHECK_CALLS.labels(decision=outcome.decision.value).inc()
     CHECK_CALL_SECONDS.observe(time.perf_counter() - t0)
     return CheckCallResponse(
@@ -446,7 +511,9 @@ def confirmation(
         if event.origin == Origin.user.value and event.received_at > asked.at:
             answer = answer_of(event.text)
             if answer is not None:
-                return Confirmation(answer=answer, check_id=asked.id, event_id=event.id)
+                return Confirmation(
+                    answer=answer, check_id=uuid.UUID(asked.id), event_id=event.id
+                )
     return None
 
 

@@ -67,10 +67,15 @@ class SpanRecorder:
         session_id: uuid.UUID | None = None,
         parent_span_id: str | None = None,
         persist: bool = True,
+        collect: bool = False,
     ) -> None:
         self.db = db
         # False: spans are exported (when configured) but no row is written.
         self.persist = persist
+        # True: the rows wait in `collected` for the caller to write them in a statement of
+        # its own (check-call writes its decision and its span in one).
+        self.collect = collect
+        self.collected: list[dict[str, Any]] = []
         self.tenant_id = tenant_id
         self.trace_id = trace_id or new_trace_id()
         self.user_id = user_id
@@ -79,7 +84,7 @@ class SpanRecorder:
         self._outer_depth = len(self._stack)
         # Rows of closed spans wait until the outermost span closes: added together they are
         # one INSERT, not one per span between the queries of the path they time.
-        self._closed: list[SpanRow] = []
+        self._closed: list[dict[str, Any]] = []
 
     @contextmanager
     def span(
@@ -111,26 +116,29 @@ class SpanRecorder:
                 otel_span.set_attribute("capture.trace_id", self.trace_id)
                 otel_span.set_attribute("capture.span_id", span_id)
                 self._closed.append(
-                    SpanRow(
-                        span_id=span_id,
-                        trace_id=self.trace_id,
-                        parent_span_id=parent,
-                        tenant_id=self.tenant_id,
-                        user_id=self.user_id,
-                        session_id=self.session_id,
-                        name=name,
-                        kind=kind,
-                        started_at=started,
-                        ended_at=ended,
-                        status=status,
-                        attributes=attrs,
-                    )
+                    {
+                        "span_id": span_id,
+                        "trace_id": self.trace_id,
+                        "parent_span_id": parent,
+                        "tenant_id": self.tenant_id,
+                        "user_id": self.user_id,
+                        "session_id": self.session_id,
+                        "name": name,
+                        "kind": kind,
+                        "started_at": started,
+                        "ended_at": ended,
+                        "status": status,
+                        "attributes": attrs,
+                    }
                 )
                 if len(self._stack) == self._outer_depth:
                     closed, self._closed = self._closed, []
                     if self.persist and (status == "ok" or self.db.is_active):
                         # a rolled-back session keeps none
-                        self.db.add_all(closed)
+                        if self.collect:
+                            self.collected.extend(closed)
+                        else:
+                            self.db.add_all(SpanRow(**row) for row in closed)
 
     @property
     def current_span_id(self) -> str | None:

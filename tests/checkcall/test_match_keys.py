@@ -10,7 +10,14 @@ from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from app.checkcall import repository
-from app.checkcall.repository import FOLD_FROM, FOLD_TO, LedgerEvidence, trigram_keys
+from app.checkcall.repository import (
+    FOLD_FROM,
+    FOLD_TO,
+    LOOKUP_KEYS,
+    LedgerEvidence,
+    lookup_keys,
+    trigram_keys,
+)
 from app.models import Event, Node, Tenant
 from tests.checkcall.conftest import Agent
 
@@ -102,6 +109,20 @@ class TestTheDatabaseAndPythonAgree:
         ]
 
 
+class TestLookupKeys:
+    def test_a_few_of_the_needles_trigrams_spread_over_it(self) -> None:
+        needle = "dana.reyes@reyescpa.example"
+        keys = lookup_keys(needle)
+        assert len(keys) == LOOKUP_KEYS
+        assert set(keys) <= set(trigram_keys(needle))
+        first, last = trigram_keys("dan"), trigram_keys("ple")
+        assert set(first + last) <= set(keys)
+
+    def test_short_needles_keep_every_trigram(self) -> None:
+        for needle in ["abc", "de89", "0134", "müller", "aaaaaaaaaa"]:
+            assert lookup_keys(needle) == trigram_keys(needle)
+
+
 class TestPrefilter:
     def test_finds_what_the_scan_finds(self, agent: Agent, db: Session) -> None:
         written = [agent.read("retrieved_document", t)["event_id"] for t in TEXTS]
@@ -120,6 +141,21 @@ class TestPrefilter:
         # Several needles at once; the session's own events are not ledger evidence.
         assert _ids(_evidence(db, NEEDLES))[0] == set(ids)
         assert _ids(_evidence(db, NEEDLES, session="s1"))[0] == set()
+
+    def test_the_read_is_never_prepared(self, agent: Agent, db: Session) -> None:
+        """Planned for each call's needles: psycopg prepares a statement on its fifth run,
+        and a prepared one may be given a generic plan."""
+        agent.read("retrieved_document", TEXTS[0])
+        driver = db.connection().connection.driver_connection
+        threshold = driver.prepare_threshold
+        for _ in range(8):
+            _evidence(db, ["dana.reyes@example.com"])
+        prepared = db.execute(
+            text("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE :s"),
+            {"s": "%ledger_nodes%"},
+        ).scalar_one()
+        assert prepared == 0
+        assert driver.prepare_threshold == threshold
 
     def test_nodes_by_claim_and_value(self, agent: Agent, db: Session) -> None:
         agent.user("I prefer short answers.")
