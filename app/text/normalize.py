@@ -59,6 +59,9 @@ _AMOUNT = re.compile(
     re.IGNORECASE,
 )
 _PHONE = re.compile(r"^\+?[\d\s().\-]{7,24}$")
+# A number written with a leading zero ("07700 900846", "0049 …") is a phone number or an
+# id, not an amount: amounts are not written that way ("0.50" is).
+_LEADING_ZERO = re.compile(r"^(?:[€$£]|EUR|USD|GBP|CHF)?\s?-?0\d", re.IGNORECASE)
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-./:#]{1,127}$")
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Two to six capitalized words (with small joiners) inside free text: hotel, company and
@@ -195,7 +198,7 @@ def normalize_amount(value: str | int | float) -> str | None:
         text = repr(value)
     else:
         text = value.strip()
-        if not _AMOUNT.match(text):
+        if not _AMOUNT.match(text) or _LEADING_ZERO.match(text):
             return None
         text = re.sub(r"[€$£\s',]|EUR|USD|GBP|CHF", "", text, flags=re.IGNORECASE)
     try:

@@ -156,3 +156,17 @@ class TestCanonicalForms:
         assert canonical("a%20b%2540c") == "a%20b%2540c"
         assert skeleton("pаypal") == "paypal"
         assert len(skeleton("pаypal")) == len("pаypal")
+
+
+@pytest.mark.parametrize(("written", "digits"), [
+    ("07700 900846", "07700900846"), ("0161 496 0123", "01614960123"),
+    ("+44 7700 900846", "447700900846")])
+def test_a_leading_zero_or_a_plus_makes_a_phone_number(written: str, digits: str) -> None:
+    assert detect(written) == (ValueKind.phone, digits)
+
+
+@pytest.mark.parametrize("written", ["0.50", "1,250", "2340", "€ 12.00"])
+def test_amounts_stay_amounts(written: str) -> None:
+    found = detect(written)
+    assert found is not None
+    assert found[0] == ValueKind.amount
