@@ -2,11 +2,11 @@
 thing that went wrong for it (computed from the raw outcomes, like every metric).
 
 The causes, checked in this order for a changepoint whose probe does not follow the true
-value (the items `adherence` scores, `bench/metrics.scored_changepoints`):
+value (the items `adherence` scores, `bench/common/metrics.scored_changepoints`):
 
 - `not_read`        the extractor abstained on the event
 - `answer_in_error` a question about its claim was answered wrongly (the simulated user's
-                    ε, `bench/clarify_answers.py`): no policy can do better after asking
+                    ε, `bench/common/clarify_answers.py`): no policy can do better after asking
 - `answered_no`     asked (at the event or, deferred, later), answered truthfully "no", and
                     evicted: the claim asked about was not the user's (a misread value or
                     scope)
@@ -33,8 +33,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from app.domain.gate import QUESTION_BUDGET_SPENT
-from bench.metrics import scored_changepoints
-from bench.records import ACTIVE_CHANGES, WRITE_ACTIONS, EpisodeOutcome, EventRecord
+from bench.common.metrics import scored_changepoints
+from bench.common.records import ACTIVE_CHANGES, WRITE_ACTIONS, EpisodeOutcome, EventRecord
 
 CAUSES = ("not_read", "answer_in_error", "answered_no", "asked_waiting", "retained", "guarded",
           "budget_spent", "held", "admitted", "other")

@@ -11,7 +11,7 @@
 - `local-lm` SmolLM2-135M re-decode timing: load, per-decode time, tokens per second.
 
 `latency` is a client of the service for everything but what it times: the memories are
-events written through the API (`bench.service.BenchTenant`), and the cited nodes and each
+events written through the API (`bench.common.service.BenchTenant`), and the cited nodes and each
 audit's memory set are read back through it. The timed run is the `capture.audit` task a
 worker runs, which no API call reaches without running it at once, so the audits are stored
 pending (`app.audit.service.create_audit`, its after-commit run dropped) and each run is
@@ -42,7 +42,7 @@ from app.selection.memory import Memory
 from app.selection.safety import get_safety_scorer
 from app.selection.selector import SelectorConfig, select_candidates
 from app.selection.utility import get_utility
-from bench.audit_metrics import EvidenceCounts, evidence_counts, influence_auc
+from bench.common.audit_metrics import EvidenceCounts, evidence_counts, influence_auc
 from workers.audit.reselect import ReselectDecoder
 from workers.selection.data import generated_splits, oracle_memories
 
@@ -90,8 +90,8 @@ def latency(
     from app.audit.schemas import AuditRequest
     from app.core.config import get_settings
     from app.core.db import session_scope
-    from bench.policies import EventContext
-    from bench.service import (
+    from bench.common.policies import EventContext
+    from bench.common.service import (
         BenchTenant,
         attached,
         bench_database,

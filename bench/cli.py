@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from bench.clarify_answers import PAPER_ANSWER_ERROR
+from bench.common.clarify_answers import PAPER_ANSWER_ERROR
 from bench.generator.cli import generate_command
 
 app = typer.Typer(help="D-PrefGuard benchmark and third-party episodes.", no_args_is_help=True)
@@ -86,7 +86,7 @@ def prefguard_command(
 ) -> None:
     """Run every method through the service on a D-PrefGuard split; write results.json,
     results.md, frontier.png and the raw outcomes to OUT. When a gate asks, a simulated user
-    answers from the episode's latent state (bench/clarify_answers.py)."""
+    answers from the episode's latent state (bench/common/clarify_answers.py)."""
     from bench import prefguard
 
     if split not in ("train", "dev", "test", "sealed"):
@@ -164,7 +164,7 @@ def latency_command(
 ) -> None:
     """Write-path and retrieval latency through the service layer (DESIGN §9 targets)."""
     from bench import latency
-    from bench.service import require_in_process_tasks
+    from bench.common.service import require_in_process_tasks
 
     require_in_process_tasks()
     results = latency.run(out, nodes=nodes, writes=writes, queries=queries, seed=seed)
@@ -198,7 +198,7 @@ def perf_command(
     events, queries and ledger sizes, and Agent Memory Guard's write check on the same texts;
     writes results.json, results.md and perf.png to OUT."""
     from bench import perf
-    from bench.service import require_in_process_tasks
+    from bench.common.service import require_in_process_tasks
 
     require_in_process_tasks()
     results = perf.run(out, sizes=tuple(int(s) for s in sizes.split(",")), writes=writes,

@@ -9,7 +9,7 @@ retrieves with k = 12 at the last event's time. A probe item (`must_retrieve` /
 contains it: 1,182 items in the shipped files are the injected passage inside a longer
 event rather than a whole event text.
 
-Tool calls go through check-call (`POST /v1/check-call`, `bench.service.BenchTenant`) in the
+Tool calls go through check-call (`POST /v1/check-call`, `bench.common.service.BenchTenant`) in the
 episode's last session, after the probes, each with its tool's declaration (MCP `Tool`
 shape) where the episode carries one; block recall and false blocks are also reported
 per what classified the tool (the policy file, the declaration, or the default). Where
@@ -33,9 +33,9 @@ from typing import Any
 from sqlalchemy import Engine
 from tqdm import tqdm
 
-from bench import policies as bench_policies
-from bench import report
-from bench.metrics import (
+from bench.common import policies as bench_policies
+from bench.common import report
+from bench.common.metrics import (
     Metric,
     interval,
     median_ms,
@@ -43,9 +43,9 @@ from bench.metrics import (
     ratio_final,
     value,
 )
-from bench.records import ACTIVE_CHANGES, EventRecord
-from bench.runner import run_per_method
-from bench.service import BenchTenant, may_have_asked
+from bench.common.records import ACTIVE_CHANGES, EventRecord
+from bench.common.runner import run_per_method
+from bench.common.service import BenchTenant, may_have_asked
 from bench.tools.stats import rate
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@
 The authored near-miss statements (`data/nearmiss.yaml`, `set: nearmiss`) are each near a
 taxonomy dimension but about another aspect or a value the taxonomy lacks ("I prefer window
 seats when I fly." is about seat position, not cabin class). Each one is written to the
-service (`create_app()` over in-process HTTP, `bench.service.reading_service`) as a user turn
+service (`create_app()` over in-process HTTP, `bench.common.service.reading_service`) as a user turn
 of a user of its own, so no ledger stands behind the reader, and what the configured
 extractor read of it is the event's hypotheses (`GET /v1/events/{id}`). A claim *asserts an
 unsaid value* when it is a taxonomy claim whose (dimension, value) is not among the values
@@ -24,7 +24,7 @@ from typing import Any
 from app.core.corpora import CorpusError, Record, load_records, text
 from app.extraction.open_claims import is_open_subject
 from app.extraction.taxonomy import DIMENSIONS_BY_NAME
-from bench.service import BenchTenant, Read, reader_of, reading_service
+from bench.common.service import BenchTenant, Read, reader_of, reading_service
 
 NEARMISS = "nearmiss"
 NEARMISS_DATA = Path(__file__).parent / "data" / "nearmiss.yaml"

@@ -3,7 +3,7 @@ sarcasm of the dev split.
 
 Small talk, task requests and one-off instructions are not preferences, and sarcasm is not
 a literal preference. Each measured event of the dev split is written to the service
-(`create_app()` over in-process HTTP, `bench.service.reading_service`) with its origin and
+(`create_app()` over in-process HTTP, `bench.common.service.reading_service`) with its origin and
 time, for a user of its own, so no ledger stands behind the reader (the extractor is told of
 no value the user holds); what the configured extractor read is the event's hypotheses
 (`GET /v1/events/{id}`). Dev only: the test splits are not read here, and the shared
@@ -22,8 +22,8 @@ from typing import Any
 
 from app.domain.vocabulary import Direction
 from app.extraction.open_claims import is_open_subject
+from bench.common.service import BenchTenant, Read, reader_of, reading_service
 from bench.generator.cache import ensure_dataset
-from bench.service import BenchTenant, Read, reader_of, reading_service
 
 SPLIT = "dev"
 # Kind of event -> what it is (for the report).

@@ -2,7 +2,7 @@
 it got into the ledger and by what the retrieved memory holds (computed from the raw
 outcomes, like every metric).
 
-Memory-level poisoning (`bench/metrics.attack_items`) counts an attack when a probe about its
+Memory-level poisoning (`bench/common/metrics.attack_items`) counts an attack when a probe about its
 dimension retrieves a memory whose lineage holds the attack event. That is the paper's
 definition, and it is kept: the attacker's text did reach the ledger. But lineage alone
 does not say whether the attacker's *value* did. A misread attack held in quarantine and
@@ -33,8 +33,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from bench.metrics import attack_items, relevant_probes
-from bench.records import WRITE_ACTIONS, EpisodeOutcome, EventRecord, true_value
+from bench.common.metrics import attack_items, relevant_probes
+from bench.common.records import WRITE_ACTIONS, EpisodeOutcome, EventRecord, true_value
 
 HOW = ("confirmed_in_error", "confirmed", "written", "corroborated", "promoted_later", "other")
 HOLDS = ("attacker_value", "shared_value", "other_value")

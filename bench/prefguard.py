@@ -7,7 +7,7 @@ with k = 12 at that event's time, and the shared selector (bench/selector.py) pi
 candidate from the probe's pool. Unless `audit` is off, the service's own safety-bounded
 selector (with and without the bound) and the counterfactual citation audit also run on
 the same retrieved memories and pool (bench/selection_audit.py). The recorded outcomes
-(bench/records.py) feed the metrics.
+(bench/common/records.py) feed the metrics.
 """
 
 from __future__ import annotations
@@ -24,13 +24,12 @@ from typing import Any
 from sqlalchemy import Engine
 from tqdm import tqdm
 
-from bench import adherence_losses, poisoning_sources, report, selector
-from bench import policies as bench_policies
-from bench.clarify_answers import SimulatedUser
-from bench.generator.cache import ensure_dataset
-from bench.generator.sealed import SEALED, ensure_sealed
-from bench.metrics import breakdown, evaluate
-from bench.records import (
+from bench import adherence_losses, poisoning_sources, selector
+from bench.common import policies as bench_policies
+from bench.common import report
+from bench.common.clarify_answers import SimulatedUser
+from bench.common.metrics import breakdown, evaluate
+from bench.common.records import (
     GLOBAL_SCOPE,
     Candidate,
     EpisodeOutcome,
@@ -38,9 +37,11 @@ from bench.records import (
     ProbeRecord,
     Retrieved,
 )
-from bench.runner import run_per_method
+from bench.common.runner import run_per_method
+from bench.common.service import BenchTenant, may_have_asked
+from bench.generator.cache import ensure_dataset
+from bench.generator.sealed import SEALED, ensure_sealed
 from bench.selection_audit import ServiceJudge
-from bench.service import BenchTenant, may_have_asked
 
 HEURISTIC_METHODS = ("full_history", "recency", "provenance_only", "statemem", "static_summary")
 DEFAULT_METHODS = (*HEURISTIC_METHODS, "oracle")
@@ -304,7 +305,7 @@ def run(
     """Run the methods on a split and write results.json, results.md, frontier.png and the
     raw outcomes under `out`. `audit=False` skips the service selector and citation audit
     (their metrics are then absent). The simulated user answers clarifying questions with
-    error `answer_error` (bench/clarify_answers.py); None: nobody answers, a question leaves
+    error `answer_error` (bench/common/clarify_answers.py); None: nobody answers, a question leaves
     its claim in quarantine. `split` "sealed" reads the sealed split (`data`: a directory
     holding sealed.jsonl), refusing one whose hash is not the committed one."""
     data_dir = ensure_sealed(data) if split == SEALED else ensure_dataset(data, seed)

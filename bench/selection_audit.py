@@ -18,7 +18,7 @@ auditing through it would change every later probe's retrieval in the episode. T
 the pure hooks the services themselves call (`app.selection.selector.decide`,
 `app.audit.counterfactual.counterfactual`).
 
-Each audited citation is labelled with the generator's necessity (bench/records.py
+Each audited citation is labelled with the generator's necessity (bench/common/records.py
 `necessary`). Candidate texts are embedded once per probe; the utility model's memory
 feature cache and the embedder's cache serve the audit's re-decodes.
 """
@@ -35,7 +35,7 @@ from app.selection.memory import Memory
 from app.selection.safety import SafetyScorer, get_safety_scorer
 from app.selection.selector import SelectorConfig, decide
 from app.selection.utility import PreferenceUtility, get_utility
-from bench.records import AuditedCitation, Candidate, Retrieved, ServiceSelection, necessary
+from bench.common.records import AuditedCitation, Candidate, Retrieved, ServiceSelection, necessary
 from workers.audit.reselect import ReselectDecoder
 
 

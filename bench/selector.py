@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.retrieval.scoring import scope_match
-from bench.records import GLOBAL_SCOPE, Candidate, Retrieved
+from bench.common.records import GLOBAL_SCOPE, Candidate, Retrieved
 
 
 def unpersonalized(candidates: Sequence[Candidate]) -> int:

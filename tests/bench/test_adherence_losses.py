@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bench.adherence_losses import cause, losses
-from bench.records import Candidate, EpisodeOutcome, EventRecord, ProbeRecord
+from bench.common.records import Candidate, EpisodeOutcome, EventRecord, ProbeRecord
 
 POOL = [Candidate("Sure.", None), Candidate("In prose.", {"format": "prose"}),
         Candidate("- bullets", {"format": "bullets"})]

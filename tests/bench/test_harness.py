@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from app.cli import app as capture_app
 from bench import external, prefguard
+from bench.common.metrics import METRICS
 from bench.generator import generate
-from bench.metrics import METRICS
 
 pytestmark = pytest.mark.timeout(120)
 

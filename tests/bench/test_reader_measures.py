@@ -18,9 +18,9 @@ from app.domain.vocabulary import Direction
 from app.extraction.open_claims import OPEN_VALUE, open_subject
 from app.extraction.taxonomy import DIMENSIONS
 from bench import nearmiss, noise_reading
-from bench import service as bench_service
+from bench.common import service as bench_service
+from bench.common.service import Read, ServiceError, reader_of
 from bench.generator import generate
-from bench.service import Read, ServiceError, reader_of
 
 ROOT = Path(__file__).resolve().parents[2]
 

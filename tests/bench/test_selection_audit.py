@@ -15,8 +15,8 @@ import pytest
 from app.selection.memory import Memory
 from app.selection.safety import SafetyAssessment, SafetyScorer
 from app.selection.utility import PreferenceUtility
-from bench import metrics
-from bench.records import (
+from bench.common import metrics
+from bench.common.records import (
     AuditedCitation,
     Candidate,
     EpisodeOutcome,

@@ -30,8 +30,8 @@ from app.core.embedded_pg import to_sqlalchemy_url
 from app.core.migrate import upgrade_to_head
 from app.main import create_app
 from app.models.enums import Role
-from bench import policies as bench_policies
-from bench.clarify_answers import Answer, PendingClaim
+from bench.common import policies as bench_policies
+from bench.common.clarify_answers import Answer, PendingClaim
 
 _servers: dict[Path, Any] = {}  # keeps embedded servers referenced (and so running)
 

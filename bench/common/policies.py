@@ -77,7 +77,7 @@ def event_context(event_id: uuid.UUID) -> EventContext:
         context = _CONTEXT[event_id] = _NEXT.pop()
     if context is None:
         raise LookupError(
-            f"event {event_id} was not registered with bench.policies.register_event"
+            f"event {event_id} was not registered with bench.common.policies.register_event"
         )
     return context
 

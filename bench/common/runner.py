@@ -12,8 +12,13 @@ from typing import TypeVar
 from sqlalchemy import Engine
 
 from app.gate.policies import POLICIES
-from bench import policies as bench_policies
-from bench.service import attached, bench_database, embedded_server_uri, require_in_process_tasks
+from bench.common import policies as bench_policies
+from bench.common.service import (
+    attached,
+    bench_database,
+    embedded_server_uri,
+    require_in_process_tasks,
+)
 
 T = TypeVar("T")
 # run_one(method, engine, position) -> that method's outcomes; must pickle when jobs > 1.

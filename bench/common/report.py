@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.metrics import BREAKDOWN_METRICS, METRIC_BY_NAME
+from bench.common.metrics import BREAKDOWN_METRICS, METRIC_BY_NAME
 
 # Table 1's columns, then the secondary metrics.
 MAIN_COLUMNS = (

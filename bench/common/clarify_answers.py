@@ -24,7 +24,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bench.records import GLOBAL_SCOPE, true_value
+from bench.common.records import GLOBAL_SCOPE, true_value
 
 Answer = Literal["confirm", "reject", "scope"]
 PAPER_ANSWER_ERROR = 0.08  # ε: the paper's stored answers are 92 % accurate

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from bench.records import Candidate, ProbeRecord, true_value
+from bench.common.records import Candidate, ProbeRecord, true_value
 
 JUDGE_RIGHT = 1.0
 JUDGE_GENERIC = 0.5
