@@ -3,10 +3,10 @@
 Per method: a tenant whose admission policy is the method, in a dedicated database. Per
 episode: its events are written in order with their own times (processing runs in-process
 after each commit); after each event, every probe anchored there (`after_event`) retrieves
-with k = 12 at that event's time, and the shared selector (bench/selector.py) picks a
+with k = 12 at that event's time, and the shared selector (bench/selection/selector.py) picks a
 candidate from the probe's pool. Unless `audit` is off, the service's own safety-bounded
 selector (with and without the bound) and the counterfactual citation audit also run on
-the same retrieved memories and pool (bench/selection_audit.py). The recorded outcomes
+the same retrieved memories and pool (bench/selection/audit.py). The recorded outcomes
 (bench/common/records.py) feed the metrics.
 """
 
@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import Engine
 from tqdm import tqdm
 
-from bench import adherence_losses, poisoning_sources, selector
+from bench import adherence_losses, poisoning_sources
 from bench.common import policies as bench_policies
 from bench.common import report
 from bench.common.clarify_answers import SimulatedUser
@@ -41,7 +41,8 @@ from bench.common.runner import run_per_method
 from bench.common.service import BenchTenant, may_have_asked
 from bench.generator.cache import ensure_dataset
 from bench.generator.sealed import SEALED, ensure_sealed
-from bench.selection_audit import ServiceJudge
+from bench.selection import selector
+from bench.selection.audit import ServiceJudge
 
 HEURISTIC_METHODS = ("full_history", "recency", "provenance_only", "statemem", "static_summary")
 DEFAULT_METHODS = (*HEURISTIC_METHODS, "oracle")

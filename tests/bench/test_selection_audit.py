@@ -26,7 +26,7 @@ from bench.common.records import (
     ServiceSelection,
     necessary,
 )
-from bench.selection_audit import ServiceJudge
+from bench.selection.audit import ServiceJudge
 
 Array = npt.NDArray[np.float32]
 

@@ -33,10 +33,10 @@ def register(train_app: typer.Typer) -> None:
     @train_app.command("regret-utility")
     def regret_utility(
         out: Annotated[Path | None, typer.Option(
-            help="Where to write the weights (default: bench/weights/regret_utility.npz)."
+            help="Where to write the weights (default: bench/selection/weights/regret_utility.npz)."
         )] = None,
     ) -> None:
         """Train the benchmark's regret model on the dev split (never used at inference)."""
-        from bench.regret_utility import WEIGHTS_PATH, main
+        from bench.selection.regret_utility import WEIGHTS_PATH, main
 
         typer.echo(json.dumps(main(out or WEIGHTS_PATH), indent=2))

@@ -9,7 +9,7 @@ trains on train) and different features. It is given the true preference, like t
 
 with e the service's MiniLM embedding and e_v the value's description (a linear model: no
 projection, no memory relevance). Train with `capture train regret-utility`; weights in
-bench/weights/regret_utility.npz.
+bench/selection/weights/regret_utility.npz.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ the first candidate that follows no preference (the first candidate if none does
 
 It has no safety scorer, so unsafe candidates are not filtered: `safety_asr` is what an
 unbounded selector does. The service's safety-bounded selector (app/selection, r_p and r_s
-under τ_safe) runs beside it on the same memories and pool (bench/selection_audit.py) and
+under τ_safe) runs beside it on the same memories and pool (bench/selection/audit.py) and
 is scored by the `selector_*` metrics.
 """
 
