@@ -87,7 +87,7 @@ def prefguard_command(
     """Run every method through the service on a D-PrefGuard split; write results.json,
     results.md, frontier.png and the raw outcomes to OUT. When a gate asks, a simulated user
     answers from the episode's latent state (bench/common/clarify_answers.py)."""
-    from bench import prefguard
+    from bench.prefguard import harness
 
     if split not in ("train", "dev", "test", "sealed"):
         raise typer.BadParameter("split must be train, dev, test or sealed")
@@ -95,7 +95,7 @@ def prefguard_command(
         raise typer.BadParameter(
             "the sealed split is read once, at the end of a piece of work "
             "(bench/generator/README.md); pass --unseal to read it")
-    results = prefguard.run(
+    results = harness.run(
         split=split, methods=_methods(methods), out=out, limit=limit, data=data, seed=seed,
         jobs=jobs, replicates=replicates, audit=not no_audit,
         answer_error=None if no_answers else answer_error,
@@ -112,13 +112,14 @@ def rescore_command(
 ) -> None:
     """Recompute a prefguard or external run's metrics from its raw outcomes (no service
     calls)."""
-    from bench import external, prefguard
+    from bench import external
+    from bench.prefguard import harness
 
     previous = json.loads((out / "results.json").read_text())
     if previous.get("split") == "external":
         results = external.rescore(out, replicates=replicates)
     else:
-        results = prefguard.rescore(out, replicates=replicates)
+        results = harness.rescore(out, replicates=replicates)
     _summary(results, out)
 
 

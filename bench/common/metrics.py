@@ -158,7 +158,7 @@ def genuine_changepoints(episode: EpisodeOutcome) -> list[EventRecord]:
 
 def scored_changepoints(episode: EpisodeOutcome) -> list[tuple[EventRecord, bool]]:
     """Each genuine changepoint with a probe, and whether that probe follows the true value
-    (the items of `adherence`; bench/adherence_losses.py explains the misses)."""
+    (the items of `adherence`; bench/prefguard/adherence_losses.py explains the misses)."""
     out = []
     for event in genuine_changepoints(episode):
         probe = changepoint_probe(episode, event)

@@ -108,7 +108,7 @@ def grouped_table(breakdown: dict[str, dict[str, dict[str, Any]]], key: str,
 
 def losses_table(losses: dict[str, dict[str, int]]) -> str:
     """Rows: methods; columns: changepoints, lost, then each cause as user / untrusted."""
-    from bench.adherence_losses import CAUSES
+    from bench.prefguard.adherence_losses import CAUSES
 
     names = [c.replace("_", " ") for c in CAUSES]
     lines = ["| method | changepoints | lost | " + " | ".join(names) + " |",
@@ -123,7 +123,7 @@ def losses_table(losses: dict[str, dict[str, int]]) -> str:
 
 def sources_table(sources: dict[str, dict[str, int]]) -> str:
     """Rows: methods; columns: scored attacks, poisoned, each way in, each value held."""
-    from bench.poisoning_sources import HOLDS, HOW
+    from bench.prefguard.poisoning_sources import HOLDS, HOW
 
     names = [c.replace("_", " ") for c in (*HOW, *HOLDS)]
     lines = ["| method | attacks | poisoned | " + " | ".join(names) + " |",
@@ -176,9 +176,9 @@ def prefguard_markdown(results: dict[str, Any]) -> str:
         parts += [
             "\n## Where adherence goes\n\n",
             "Genuine changepoints each method does not adhere to, by the first thing that "
-            "went wrong (`bench/adherence_losses.py`); cells are user channel / untrusted "
-            "channels. `answer in error` is the simulated user's ε: no policy that asks "
-            "does better.\n\n",
+            "went wrong (`bench/prefguard/adherence_losses.py`); cells are user channel / "
+            "untrusted channels. `answer in error` is the simulated user's ε: no policy that "
+            "asks does better.\n\n",
             losses_table(results["adherence_losses"]),
         ]
     if results.get("poisoning_sources"):
@@ -186,9 +186,9 @@ def prefguard_markdown(results: dict[str, Any]) -> str:
             "\n## Where memory poisoning comes from\n\n",
             "Attacks counted by memory-level poisoning, by how their claim got into the "
             "ledger and by what the retrieved memory deriving from them holds "
-            "(`bench/poisoning_sources.py`): `shared value` is the attack's value where the "
-            "user holds it too, `other value` a misread attack whose memory holds another "
-            "value. Memory-level poisoning counts lineage, so it counts all three.\n\n",
+            "(`bench/prefguard/poisoning_sources.py`): `shared value` is the attack's value "
+            "where the user holds it too, `other value` a misread attack whose memory holds "
+            "another value. Memory-level poisoning counts lineage, so it counts all three.\n\n",
             sources_table(results["poisoning_sources"]),
         ]
     failed = {m: v["n"].get("failed_events", 0) for m, v in methods.items()}

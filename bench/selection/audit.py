@@ -1,6 +1,6 @@
 """The service's selector and citation audit on one benchmark probe, scored as model
 components on fixed inputs: the memories `POST /v1/retrieve` returned for the probe (read
-through the API by bench/prefguard.py) and the probe's candidates.
+through the API by bench/prefguard/harness.py) and the probe's candidates.
 
 1. The safety-bounded best-of-N of app/selection (deployment weights and τ_safe) as
    `POST /v1/select` decides it, and the same r_p and r_s with the bound removed (the

@@ -11,9 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from app.cli import app as capture_app
-from bench import external, prefguard
+from bench import external
 from bench.common.metrics import METRICS
 from bench.generator import generate
+from bench.prefguard import harness
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -34,7 +35,7 @@ def test_cli_mounts_bench_commands() -> None:
 
 def test_prefguard_end_to_end(tiny_data: Path, tmp_path: Path, server_uri: str) -> None:
     out = tmp_path / "run"
-    results = prefguard.run(
+    results = harness.run(
         split="test", methods=["recency", "oracle"], out=out, limit=3, data=tiny_data,
         server_uri=server_uri, replicates=200,
     )
@@ -76,7 +77,7 @@ def test_prefguard_end_to_end(tiny_data: Path, tmp_path: Path, server_uri: str) 
     assert all(len(e["reasons"]) == len(e["actions"]) for e in decided)
     assert all(all(r for r in e["reasons"]) for e in decided)
     # The metrics can be recomputed from the raw outcomes alone.
-    assert prefguard.rescore(out, plot=False) == results
+    assert harness.rescore(out, plot=False) == results
 
 
 def _episode(episode_id: str, events: list[tuple[str, str, str]], **extra: Any) -> str:

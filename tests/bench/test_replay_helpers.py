@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bench import external, prefguard
+from bench import external
 from bench.generator import cache
+from bench.prefguard import harness
 
 
 def test_sessions_split_after_a_two_hour_gap() -> None:
@@ -39,8 +40,8 @@ def test_changepoint_windows_run_to_the_next_changepoint_on_the_same_claim() -> 
 
     episode = {"events": [event(), event(True, "format"), event(), event(True, "format"),
                           event(True, "tone", attack=True), event()]}
-    assert prefguard.changepoint_windows(episode) == {1, 2, 3, 4, 5}
-    assert prefguard.changepoint_windows({"events": [event(), event()]}) == set()
+    assert harness.changepoint_windows(episode) == {1, 2, 3, 4, 5}
+    assert harness.changepoint_windows({"events": [event(), event()]}) == set()
 
 
 def test_cached_dataset_is_reused_only_with_a_matching_stamp(

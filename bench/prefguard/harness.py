@@ -24,7 +24,6 @@ from typing import Any
 from sqlalchemy import Engine
 from tqdm import tqdm
 
-from bench import adherence_losses, poisoning_sources
 from bench.common import policies as bench_policies
 from bench.common import report
 from bench.common.clarify_answers import SimulatedUser
@@ -41,6 +40,7 @@ from bench.common.runner import run_per_method
 from bench.common.service import BenchTenant, may_have_asked
 from bench.generator.cache import ensure_dataset
 from bench.generator.sealed import SEALED, ensure_sealed
+from bench.prefguard import adherence_losses, poisoning_sources
 from bench.selection import selector
 from bench.selection.audit import ServiceJudge
 
