@@ -112,12 +112,12 @@ def rescore_command(
 ) -> None:
     """Recompute a prefguard or external run's metrics from its raw outcomes (no service
     calls)."""
-    from bench import external
+    from bench.external import replay
     from bench.prefguard import harness
 
     previous = json.loads((out / "results.json").read_text())
     if previous.get("split") == "external":
-        results = external.rescore(out, replicates=replicates)
+        results = replay.rescore(out, replicates=replicates)
     else:
         results = harness.rescore(out, replicates=replicates)
     _summary(results, out)
@@ -139,7 +139,7 @@ def external_command(
     replicates: ReplicatesOption = 10_000,
 ) -> None:
     """Replay third-party episodes (../shared/data/external format); evaluation only."""
-    from bench import external
+    from bench.external import replay
 
     files = [*(episodes or []), *(more or [])]
     if not files:
@@ -147,7 +147,7 @@ def external_command(
     missing = [str(f) for f in files if not f.exists()]
     if missing:
         raise typer.BadParameter(f"no such file: {', '.join(missing)}")
-    results = external.run(
+    results = replay.run(
         files=files, methods=_methods(methods), out=out, limit=limit, jobs=jobs,
         replicates=replicates,
     )

@@ -37,7 +37,7 @@ ARROWS = {True: " ↑", False: " ↓", None: ""}
 
 
 def _direction(name: str) -> bool | None:
-    from bench.external import EXTERNAL_METRICS
+    from bench.external.replay import EXTERNAL_METRICS
 
     directions = {m.name: m.higher_is_better for m in METRIC_BY_NAME.values()}
     directions.update({m.name: m.higher_is_better for m in EXTERNAL_METRICS})
@@ -45,7 +45,7 @@ def _direction(name: str) -> bool | None:
 
 
 def _label(name: str) -> str:
-    from bench.external import EXTERNAL_METRICS
+    from bench.external.replay import EXTERNAL_METRICS
 
     external = {m.name: m.label for m in EXTERNAL_METRICS}
     return LABELS.get(name) or external.get(name) or name
@@ -244,7 +244,7 @@ def _rate_cell(entry: dict[str, Any]) -> str:
 
 
 def external_markdown(results: dict[str, Any]) -> str:
-    from bench.external import COLUMNS
+    from bench.external.replay import COLUMNS
 
     methods: dict[str, dict[str, Any]] = results["methods"]
     n = next(iter(methods.values()), {}).get("n", {})

@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from app.cli import app as capture_app
-from bench import external
 from bench.common.metrics import METRICS
+from bench.external import replay
 from bench.generator import generate
 from bench.prefguard import harness
 
@@ -119,7 +119,7 @@ def test_external_end_to_end(tmp_path: Path, server_uri: str,
         _episode("noise-1", [("user", "benign_noise", "What is the capital of France?")]),
     ]) + "\n")
     out = tmp_path / "ext"
-    results = external.run(files=[episodes], methods=["recency", "provenance_only"], out=out,
+    results = replay.run(files=[episodes], methods=["recency", "provenance_only"], out=out,
                            server_uri=server_uri, replicates=200)
     assert results["sources"] == ["handmade"]
     assert results["n_episodes"] == 2
@@ -142,7 +142,7 @@ def test_external_end_to_end(tmp_path: Path, server_uri: str,
     assert "Third-party episodes" in (out / "results.md").read_text()
     assert json.loads((out / "results.json").read_text())["methods"].keys() == {
         "recency", "provenance_only"}
-    assert external.rescore(out) == results
+    assert replay.rescore(out) == results
     # A node created straight into quarantine is recorded as "quarantined", not "created".
     guarded_outcome = json.loads((out / "outcomes" / "provenance_only.jsonl").read_text()
                                  .splitlines()[0])
