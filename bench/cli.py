@@ -342,10 +342,10 @@ def nearmiss_command(
     out: Annotated[Path, typer.Option("--out", help="Output directory.")],
     extractor: ExtractorOption = None,
 ) -> None:
-    """Write the authored near-miss statements (bench/data/nearmiss.yaml) to the service
+    """Write the authored near-miss statements (bench/reader/data/nearmiss.yaml) to the service
     with the extractor as its reader and report how often a claim it read asserts a value
     the user did not say; writes results.json and results.md to OUT."""
-    from bench import nearmiss
+    from bench.reader import nearmiss
 
     results = nearmiss.run(out, extractor)
     print((out / "results.md").read_text())
@@ -370,7 +370,7 @@ def noise_command(
     """What the service, with the extractor as its reader, reads as claims from the dev
     split's small talk, task requests, one-off instructions and sarcasm; writes results.json
     and results.md to OUT. Dev only."""
-    from bench import noise_reading
+    from bench.reader import noise_reading
 
     noise_reading.run(out, extractor, data=data, seed=seed, limit=limit)
     print((out / "results.md").read_text())

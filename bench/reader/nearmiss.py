@@ -155,7 +155,7 @@ def markdown(results: dict[str, Any]) -> str:
         "# Near-miss statements",
         "",
         f"Extractor `{results['extractor']['name']}` {results['extractor']['version']}, "
-        f"{results['statements']} statements (`bench/data/nearmiss.yaml`).",
+        f"{results['statements']} statements (`bench/reader/data/nearmiss.yaml`).",
         "",
         f"- Statements read as a claim asserting a value the user did not say: "
         f"**{overall['unsaid_value_rate']:.1%}** "
