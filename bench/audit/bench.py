@@ -1,4 +1,4 @@
-"""Measurements of the selector and the citation audit, `python -m bench.audit_bench`:
+"""Measurements of the selector and the citation audit, `python -m bench.audit.bench`:
 
 - `latency`  the `reselect` audit: p50/p95 of the whole audit run (load the audit, re-decode
              with L and with each of three cited nodes removed, write citations and influence)
