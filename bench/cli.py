@@ -164,8 +164,8 @@ def latency_command(
     seed: Annotated[int, typer.Option("--seed")] = 0,
 ) -> None:
     """Write-path and retrieval latency through the service layer (DESIGN §9 targets)."""
-    from bench import latency
     from bench.common.service import require_in_process_tasks
+    from bench.perf import latency
 
     require_in_process_tasks()
     results = latency.run(out, nodes=nodes, writes=writes, queries=queries, seed=seed)
@@ -198,11 +198,11 @@ def perf_command(
     against ledger size, check-call, peak RSS; Mem0's add (infer=False) and search on the same
     events, queries and ledger sizes, and Agent Memory Guard's write check on the same texts;
     writes results.json, results.md and perf.png to OUT."""
-    from bench import perf
     from bench.common.service import require_in_process_tasks
+    from bench.perf import runner
 
     require_in_process_tasks()
-    results = perf.run(out, sizes=tuple(int(s) for s in sizes.split(",")), writes=writes,
+    results = runner.run(out, sizes=tuple(int(s) for s in sizes.split(",")), writes=writes,
                        queries=queries, calls=queries, events=events, reps=reps,
                        worker_counts=tuple(int(n) for n in workers.split(",")), mem0=mem0,
                        mem0_venv=mem0_venv)
@@ -230,7 +230,7 @@ def peers_install_command(
     """Build Mem0's virtualenv (mem0ai==2.2.1, which needs protobuf < 7, beside the service's
     embedding stack at the service's versions) with pip; `capture bench perf` runs Mem0 from
     it. No torch, no model download."""
-    from bench import peers
+    from bench.perf import peers
 
     report = peers.install(venv or peers.mem0_venv())
     print(json.dumps(report, indent=2))

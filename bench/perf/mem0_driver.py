@@ -1,7 +1,7 @@
 """Mem0's open-source `Memory` as a peer of `capture bench perf`, run as a subprocess of its own
 virtualenv (var/peers/mem0, built by `capture bench peers install`):
-`python -m bench.mem0_driver`, with the repository on PYTHONPATH. `bench.peers.Mem0Peer` is the
-other end.
+`python -m bench.perf.mem0_driver`, with the repository on PYTHONPATH.
+`bench.perf.peers.Mem0Peer` is the other end.
 
 Protocol: one JSON object per line on stdin, one per line on stdout, in order. A request names
 an `op`; its reply is `{"ok": true, ...}` or `{"ok": false, "error": "..."}`, and the process
@@ -11,7 +11,7 @@ reads on after an error. Whatever a library prints goes to stderr: the protocol 
 - `embed` {texts}: the vectors Mem0 stores and searches with: through the `Memory`'s embedder
   once `open` ran, through the service's embedder class before.
 - `open` {dsn, collection, history_db}: a `Memory` on pgvector at `dsn` (a libpq URI), its
-  embedder the service's MiniLM (`bench.mem0_providers.CaptureMiniLMEmbedding`) and its LLM
+  embedder the service's MiniLM (`bench.perf.mem0_providers.CaptureMiniLMEmbedding`) and its LLM
   one that no call reaches (`OfflineLLM`), both registered in Mem0's factories; the
   collection's table and indexes are created here, not in the first timed add.
 - `add` {items: [{user_id, text}]}: `Memory.add(text, user_id=..., infer=False)` per item (no
@@ -55,8 +55,8 @@ def mem0_version() -> str | None:
 
 
 def vector_literal(vector: Any) -> str:
-    """pgvector's text form, rounded as `bench.perf` writes Capture's nodes: both ledgers hold
-    the same vectors."""
+    """pgvector's text form, rounded as `bench.perf.runner` writes Capture's nodes: both
+    ledgers hold the same vectors."""
     return "[" + ",".join(f"{float(x):.6f}" for x in vector) + "]"
 
 
@@ -115,8 +115,8 @@ class Driver:
         from mem0.utils.factory import EmbedderFactory, LlmFactory
 
         EmbedderFactory.provider_to_class[EMBEDDER_PROVIDER] = (
-            "bench.mem0_providers.CaptureMiniLMEmbedding")
-        LlmFactory.register_provider(LLM_PROVIDER, "bench.mem0_providers.OfflineLLM")
+            "bench.perf.mem0_providers.CaptureMiniLMEmbedding")
+        LlmFactory.register_provider(LLM_PROVIDER, "bench.perf.mem0_providers.OfflineLLM")
         config = MemoryConfig(
             vector_store={"provider": "pgvector", "config": {
                 "connection_string": request["dsn"], "collection_name": request["collection"],

@@ -17,7 +17,7 @@ OWASP Agent Memory Guard on the same texts. Writes results.json, results.md and 
   1,000 nodes, at each ledger size.
 - **Peak RSS** (VmHWM) of the API process and of each worker after the throughput rounds.
 - **Peers**: Mem0's open-source `Memory` (`mem0ai==2.2.1`) on the same events and queries,
-  in its own virtualenv (`bench.peers`, `bench.mem0_driver`): `add(text, user_id=...,
+  in its own virtualenv (`bench.perf.peers`, `bench.perf.mem0_driver`): `add(text, user_id=...,
   infer=False)` per event (its LLM path cannot run offline), `search(query, top_k=12)` at
   the same ledger sizes over the same node vectors, on pgvector in the same Postgres server
   (a database of its own), with the service's own MiniLM embedder (checked identical on the
@@ -64,7 +64,7 @@ from app.retrieval import repository as retrieval_repository
 from app.retrieval import service as retrieval_service
 from app.retrieval.schemas import RetrieveRequest
 from app.retrieval.service import CANDIDATE_FACTOR, MIN_CANDIDATES
-from bench import peers
+from bench.perf import peers
 
 WRITE_TEXTS = [
     "I prefer short answers.", "Can you check the build logs?", "Please use metric units.",
@@ -167,7 +167,7 @@ MEM0_COLLECTION = "mem0_perf"
 
 
 class Mem0Side:
-    """Mem0 through `bench.peers.Mem0Peer`, and what it measured. The first failure is kept in
+    """Mem0 through `bench.perf.peers.Mem0Peer`, and what it measured. The first failure is kept in
     `block["error"]` and ends the Mem0 side; Capture's measures go on."""
 
     def __init__(self, peer: peers.Mem0Peer, workdir: Path) -> None:

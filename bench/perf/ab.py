@@ -3,7 +3,7 @@ those of another commit, interleaved call by call in one process on one database
 see the same machine load (the write path's users, then one user's N nodes, loaded as
 `capture bench perf` loads them; the check-call session has 1,000 nodes retrieved):
 
-    python -m bench.perf_ab REF 10000,100000 200   # commit, sizes, calls per size
+    python -m bench.perf.ab REF 10000,100000 200   # commit, sizes, calls per size
 
 REF's `app/checkcall/repository.py` and `app/retrieval/repository.py` are read with
 `git show` and run against this checkout's schema. Prints p50/p95 in ms per size. What is
@@ -27,9 +27,9 @@ from app.checkcall import repository as checkcall_repository
 from app.core import db as core_db
 from app.core.config import REPO_ROOT
 from app.retrieval import repository as retrieval_repository
-from bench import perf
+from bench.perf import runner
 
-NEEDLES = ["dana@reyes-cpa.example"]  # the value `bench.perf.check_call` sends
+NEEDLES = ["dana@reyes-cpa.example"]  # the value `bench.perf.runner.check_call` sends
 
 
 def at_commit(ref: str, path: str, name: str, folder: Path) -> ModuleType:
@@ -55,19 +55,19 @@ def main(ref: str, sizes: list[int], calls: int) -> None:
     old = {"check-call": at_commit(ref, "app/checkcall/repository.py", "ref_checkcall", folder),
            "candidates": at_commit(ref, "app/retrieval/repository.py", "ref_retrieval", folder)}
     new = {"check-call": checkcall_repository, "candidates": retrieval_repository}
-    with perf.perf_database(None, "capture_perf_ab") as store:
+    with runner.perf_database(None, "capture_perf_ab") as store:
         engine, principal = store.engine, store.principal
         tenant_id = principal.tenant_id
-        perf.write_path(principal, 200, 3)
-        rng, centres = np.random.default_rng(0), perf.anchors()
-        user_id = perf._bulk_user(engine, tenant_id)
+        runner.write_path(principal, 200, 3)
+        rng, centres = np.random.default_rng(0), runner.anchors()
+        user_id = runner._bulk_user(engine, tenant_id)
         loaded, in_session = 0, 0
         for size in sorted(sizes):
-            perf._load_nodes(engine, tenant_id, user_id, loaded, size - loaded, rng, centres)
+            runner._load_nodes(engine, tenant_id, user_id, loaded, size - loaded, rng, centres)
             loaded = size
             if in_session < 1000:
-                in_session = perf.session_with_retrievals(principal, engine, user_id)
-            queries = perf.node_vectors(centres, calls, np.random.default_rng(size))
+                in_session = runner.session_with_retrievals(principal, engine, user_id)
+            queries = runner.node_vectors(centres, calls, np.random.default_rng(size))
             times: dict[str, list[float]] = {}
             for i in range(calls):
                 order = [("ref", old), ("this", new)]

@@ -3,13 +3,13 @@
 `mem0ai==2.2.1` requires protobuf < 7 and the service's environment holds protobuf 7
 (onnxruntime, opentelemetry-proto), so Mem0 runs in a virtualenv under var/peers/mem0
 (`capture bench peers install` builds it; var/ is never committed) and `capture bench perf`
-talks to it through `bench.mem0_driver`, a subprocess of that virtualenv, one JSON line per
+talks to it through `bench.perf.mem0_driver`, a subprocess of that virtualenv, one JSON line per
 request and reply. The virtualenv holds `mem0ai`, the service's embedding stack at the
 service's own versions (onnxruntime, tokenizers, the int8 MiniLM package, numpy) so Mem0
 embeds with the very embedder Capture uses, what `app.core.embeddings` imports on its way
 (SQLAlchemy, pgvector), and psycopg 3 with its pool for Mem0's pgvector store. No torch, no
 model download: Mem0 gets the service's ONNX MiniLM through a provider registered in its
-embedder factory (`bench.mem0_providers`).
+embedder factory (`bench.perf.mem0_providers`).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class Mem0PeerError(RuntimeError):
 
 
 class Mem0Peer:
-    """The parent's end of `bench.mem0_driver`: one subprocess of the Mem0 virtualenv, its
+    """The parent's end of `bench.perf.mem0_driver`: one subprocess of the Mem0 virtualenv, its
     stderr in `log`."""
 
     def __init__(self, python: Path, log: Path, home: Path) -> None:
@@ -97,7 +97,7 @@ class Mem0Peer:
         env.update({"PYTHONPATH": str(REPO_ROOT), "MEM0_TELEMETRY": "false",
                     "MEM0_DIR": str(home), "PYTHONUNBUFFERED": "1"})
         self._proc = subprocess.Popen(
-            [str(python), "-m", "bench.mem0_driver"], cwd=REPO_ROOT, env=env, text=True,
+            [str(python), "-m", "bench.perf.mem0_driver"], cwd=REPO_ROOT, env=env, text=True,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log_file)
 
     def call(self, op: str, **args: Any) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The providers `bench.mem0_driver` registers in Mem0's factories. Imported only inside the
+"""The providers `bench.perf.mem0_driver` registers in Mem0's factories. Imported only inside the
 Mem0 virtualenv (var/peers/mem0), where `mem0ai` is installed; the service's environment
 never imports this module.
 
