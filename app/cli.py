@@ -366,7 +366,7 @@ def _mount_train() -> None:
     from workers.cli import app as train_app  # imports torch only when a command runs
 
     try:
-        from bench.train_cli import register as register_selection
+        from bench.selection.train_cli import register as register_selection
     except ImportError:  # the benchmark package is optional in slim deployments
         pass
     else:

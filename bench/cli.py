@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from bench.clarify_answers import PAPER_ANSWER_ERROR
+from bench.common.clarify_answers import PAPER_ANSWER_ERROR
 from bench.generator.cli import generate_command
 
 app = typer.Typer(help="D-PrefGuard benchmark and third-party episodes.", no_args_is_help=True)
@@ -86,8 +86,8 @@ def prefguard_command(
 ) -> None:
     """Run every method through the service on a D-PrefGuard split; write results.json,
     results.md, frontier.png and the raw outcomes to OUT. When a gate asks, a simulated user
-    answers from the episode's latent state (bench/clarify_answers.py)."""
-    from bench import prefguard
+    answers from the episode's latent state (bench/common/clarify_answers.py)."""
+    from bench.prefguard import harness
 
     if split not in ("train", "dev", "test", "sealed"):
         raise typer.BadParameter("split must be train, dev, test or sealed")
@@ -95,7 +95,7 @@ def prefguard_command(
         raise typer.BadParameter(
             "the sealed split is read once, at the end of a piece of work "
             "(bench/generator/README.md); pass --unseal to read it")
-    results = prefguard.run(
+    results = harness.run(
         split=split, methods=_methods(methods), out=out, limit=limit, data=data, seed=seed,
         jobs=jobs, replicates=replicates, audit=not no_audit,
         answer_error=None if no_answers else answer_error,
@@ -112,13 +112,14 @@ def rescore_command(
 ) -> None:
     """Recompute a prefguard or external run's metrics from its raw outcomes (no service
     calls)."""
-    from bench import external, prefguard
+    from bench.external import replay
+    from bench.prefguard import harness
 
     previous = json.loads((out / "results.json").read_text())
     if previous.get("split") == "external":
-        results = external.rescore(out, replicates=replicates)
+        results = replay.rescore(out, replicates=replicates)
     else:
-        results = prefguard.rescore(out, replicates=replicates)
+        results = harness.rescore(out, replicates=replicates)
     _summary(results, out)
 
 
@@ -138,7 +139,7 @@ def external_command(
     replicates: ReplicatesOption = 10_000,
 ) -> None:
     """Replay third-party episodes (../shared/data/external format); evaluation only."""
-    from bench import external
+    from bench.external import replay
 
     files = [*(episodes or []), *(more or [])]
     if not files:
@@ -146,7 +147,7 @@ def external_command(
     missing = [str(f) for f in files if not f.exists()]
     if missing:
         raise typer.BadParameter(f"no such file: {', '.join(missing)}")
-    results = external.run(
+    results = replay.run(
         files=files, methods=_methods(methods), out=out, limit=limit, jobs=jobs,
         replicates=replicates,
     )
@@ -163,8 +164,8 @@ def latency_command(
     seed: Annotated[int, typer.Option("--seed")] = 0,
 ) -> None:
     """Write-path and retrieval latency through the service layer (DESIGN §9 targets)."""
-    from bench import latency
-    from bench.service import require_in_process_tasks
+    from bench.common.service import require_in_process_tasks
+    from bench.perf import latency
 
     require_in_process_tasks()
     results = latency.run(out, nodes=nodes, writes=writes, queries=queries, seed=seed)
@@ -197,11 +198,11 @@ def perf_command(
     against ledger size, check-call, peak RSS; Mem0's add (infer=False) and search on the same
     events, queries and ledger sizes, and Agent Memory Guard's write check on the same texts;
     writes results.json, results.md and perf.png to OUT."""
-    from bench import perf
-    from bench.service import require_in_process_tasks
+    from bench.common.service import require_in_process_tasks
+    from bench.perf import runner
 
     require_in_process_tasks()
-    results = perf.run(out, sizes=tuple(int(s) for s in sizes.split(",")), writes=writes,
+    results = runner.run(out, sizes=tuple(int(s) for s in sizes.split(",")), writes=writes,
                        queries=queries, calls=queries, events=events, reps=reps,
                        worker_counts=tuple(int(n) for n in workers.split(",")), mem0=mem0,
                        mem0_venv=mem0_venv)
@@ -229,7 +230,7 @@ def peers_install_command(
     """Build Mem0's virtualenv (mem0ai==2.2.1, which needs protobuf < 7, beside the service's
     embedding stack at the service's versions) with pip; `capture bench perf` runs Mem0 from
     it. No torch, no model download."""
-    from bench import peers
+    from bench.perf import peers
 
     report = peers.install(venv or peers.mem0_venv())
     print(json.dumps(report, indent=2))
@@ -248,9 +249,9 @@ def gate_parity_command(
 ) -> None:
     """The serving gate (numpy, fixed-step) against the torch model (adaptive dopri5): every
     hypothesis of the split's replay, per learned policy; writes results.json and results.md."""
-    from bench import gate_parity
+    from bench.parity import gate
 
-    gate_parity.run(out, split, data, limit=limit)
+    gate.run(out, split, data, limit=limit)
     print((out / "results.md").read_text())
 
 
@@ -341,10 +342,10 @@ def nearmiss_command(
     out: Annotated[Path, typer.Option("--out", help="Output directory.")],
     extractor: ExtractorOption = None,
 ) -> None:
-    """Write the authored near-miss statements (bench/data/nearmiss.yaml) to the service
+    """Write the authored near-miss statements (bench/reader/data/nearmiss.yaml) to the service
     with the extractor as its reader and report how often a claim it read asserts a value
     the user did not say; writes results.json and results.md to OUT."""
-    from bench import nearmiss
+    from bench.reader import nearmiss
 
     results = nearmiss.run(out, extractor)
     print((out / "results.md").read_text())
@@ -369,7 +370,7 @@ def noise_command(
     """What the service, with the extractor as its reader, reads as claims from the dev
     split's small talk, task requests, one-off instructions and sarcasm; writes results.json
     and results.md to OUT. Dev only."""
-    from bench import noise_reading
+    from bench.reader import noise_reading
 
     noise_reading.run(out, extractor, data=data, seed=seed, limit=limit)
     print((out / "results.md").read_text())

@@ -17,7 +17,12 @@ from app.core.auth import create_api_key, get_or_create_tenant
 from app.core.db import session_scope
 from app.main import create_app
 from app.models.enums import Role
-from bench.service import attached, bench_database, embedded_server_uri, require_in_process_tasks
+from bench.common.service import (
+    attached,
+    bench_database,
+    embedded_server_uri,
+    require_in_process_tasks,
+)
 
 # Events of one scripted user are a minute apart, starting here.
 START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)

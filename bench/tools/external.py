@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from app.checkcall.policy import ToolPolicy, override_policy
-from bench.policies import EventContext
-from bench.service import BenchTenant
+from bench.common.policies import EventContext
+from bench.common.service import BenchTenant
 from bench.tools import runner
 from bench.tools.stats import rate
 

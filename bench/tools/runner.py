@@ -1,5 +1,5 @@
 """Drive generated sessions through the service as its client: `create_app()` over in-process
-HTTP (`bench.service.BenchTenant`) on a dedicated database of the embedded server, tasks
+HTTP (`bench.common.service.BenchTenant`) on a dedicated database of the embedded server, tasks
 in-process. Events go through `POST /v1/events?wait=true`, retrievals through
 `POST /v1/retrieve`, tool declarations through `PUT /v1/tools/{name}` (the tenant's admin key)
 and calls through `POST /v1/check-call`, whose answer is the outcome scored. The check-call
@@ -26,8 +26,8 @@ from app.checkcall.policy import (
     override_policy,
 )
 from app.core.config import get_settings
-from bench.policies import EventContext
-from bench.service import (
+from bench.common.policies import EventContext
+from bench.common.service import (
     BenchTenant,
     attached,
     bench_database,

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bench.adherence_losses import cause, losses
-from bench.records import Candidate, EpisodeOutcome, EventRecord, ProbeRecord
+from bench.common.records import Candidate, EpisodeOutcome, EventRecord, ProbeRecord
+from bench.prefguard.adherence_losses import cause, losses
 
 POOL = [Candidate("Sure.", None), Candidate("In prose.", {"format": "prose"}),
         Candidate("- bullets", {"format": "bullets"})]

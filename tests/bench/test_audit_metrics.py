@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from bench.audit_metrics import EvidenceCounts, evidence_counts, evidence_f1, influence_auc
+from bench.common.audit_metrics import EvidenceCounts, evidence_counts, evidence_f1, influence_auc
 
 
 class TestEvidenceF1:

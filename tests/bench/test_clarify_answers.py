@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine
 
-from bench import policies as bench_policies
-from bench.clarify_answers import PendingClaim, SimulatedUser, truthful_answer
-from bench.prefguard import run_episode
-from bench.service import BenchTenant, attached, bench_database
+from bench.common import policies as bench_policies
+from bench.common.clarify_answers import PendingClaim, SimulatedUser, truthful_answer
+from bench.common.service import BenchTenant, attached, bench_database
+from bench.prefguard.harness import run_episode
 
 STATE = {"global": {"units": "metric", "format": "prose"},
          "scoped": {"standups": {"format": "bullets"}}}

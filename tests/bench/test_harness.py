@@ -11,9 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from app.cli import app as capture_app
-from bench import external, prefguard
+from bench.common.metrics import METRICS
+from bench.external import replay
 from bench.generator import generate
-from bench.metrics import METRICS
+from bench.prefguard import harness
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -34,7 +35,7 @@ def test_cli_mounts_bench_commands() -> None:
 
 def test_prefguard_end_to_end(tiny_data: Path, tmp_path: Path, server_uri: str) -> None:
     out = tmp_path / "run"
-    results = prefguard.run(
+    results = harness.run(
         split="test", methods=["recency", "oracle"], out=out, limit=3, data=tiny_data,
         server_uri=server_uri, replicates=200,
     )
@@ -76,7 +77,7 @@ def test_prefguard_end_to_end(tiny_data: Path, tmp_path: Path, server_uri: str) 
     assert all(len(e["reasons"]) == len(e["actions"]) for e in decided)
     assert all(all(r for r in e["reasons"]) for e in decided)
     # The metrics can be recomputed from the raw outcomes alone.
-    assert prefguard.rescore(out, plot=False) == results
+    assert harness.rescore(out, plot=False) == results
 
 
 def _episode(episode_id: str, events: list[tuple[str, str, str]], **extra: Any) -> str:
@@ -118,7 +119,7 @@ def test_external_end_to_end(tmp_path: Path, server_uri: str,
         _episode("noise-1", [("user", "benign_noise", "What is the capital of France?")]),
     ]) + "\n")
     out = tmp_path / "ext"
-    results = external.run(files=[episodes], methods=["recency", "provenance_only"], out=out,
+    results = replay.run(files=[episodes], methods=["recency", "provenance_only"], out=out,
                            server_uri=server_uri, replicates=200)
     assert results["sources"] == ["handmade"]
     assert results["n_episodes"] == 2
@@ -141,7 +142,7 @@ def test_external_end_to_end(tmp_path: Path, server_uri: str,
     assert "Third-party episodes" in (out / "results.md").read_text()
     assert json.loads((out / "results.json").read_text())["methods"].keys() == {
         "recency", "provenance_only"}
-    assert external.rescore(out) == results
+    assert replay.rescore(out) == results
     # A node created straight into quarantine is recorded as "quarantined", not "created".
     guarded_outcome = json.loads((out / "outcomes" / "provenance_only.jsonl").read_text()
                                  .splitlines()[0])

@@ -17,7 +17,7 @@ import psycopg
 import pytest
 
 from app.core.embeddings import get_embedder
-from bench import mem0_driver, peers, perf
+from bench.perf import mem0_driver, peers, runner
 
 
 @pytest.fixture
@@ -77,7 +77,7 @@ def test_without_its_virtualenv_mem0_is_skipped_with_the_command_that_builds_it(
     assert reason is not None
     assert "capture bench peers install" in reason
     assert str(venv) in reason
-    side, block = perf.open_mem0(venv, server_uri, f"mem0_absent_{uuid.uuid4().hex[:8]}",
+    side, block = runner.open_mem0(venv, server_uri, f"mem0_absent_{uuid.uuid4().hex[:8]}",
                                  tmp_path / "work", ["text"])
     assert side is None
     assert block == {"skipped": reason}
@@ -109,16 +109,16 @@ def test_the_table_puts_mem0_beside_capture_and_states_the_targets() -> None:
             "retrieval": {"10000": {**_block(30.0, 50.0), "recall_at_12": 0.9}}}
     results = {"peers": {"mem0": mem0}, "write_path": _block(10.0, 30.0),
                "retrieval": {"10000": {**_block(12.0, 30.0), "recall_at_12": 0.99}}}
-    cells = perf._peer_cells(results["write_path"], mem0["write"], "p50")
+    cells = runner._peer_cells(results["write_path"], mem0["write"], "p50")
     assert cells == "20.0 ms (20.0–20.0) | 0.50"
-    notes = " ".join(perf.mem0_notes(results))
+    notes = " ".join(runner.mem0_notes(results))
     assert "write median below Mem0's add: met (Capture ÷ Mem0 0.50)" in notes
     # p50 0.40 meets half, p95 0.60 does not: the target holds only if both do.
     assert "at 10,000 nodes: missed (p50 0.40, p95 0.60)" in notes
     assert "infer=True" in notes
     assert "cannot run offline" in notes
-    assert perf._peer_cells(results["write_path"], None, "p50") == "— | —"
-    assert perf.mem0_notes({"peers": {"mem0": {"skipped": "why"}}}) == ["Mem0: not run: why."]
+    assert runner._peer_cells(results["write_path"], None, "p50") == "— | —"
+    assert runner.mem0_notes({"peers": {"mem0": {"skipped": "why"}}}) == ["Mem0: not run: why."]
 
 
 MEM0_VENV = peers.mem0_venv()
@@ -130,24 +130,24 @@ MEM0_VENV = peers.mem0_venv()
 def test_mem0_adds_loads_and_searches_on_the_test_server(server_uri: str,
                                                          tmp_path: Path) -> None:
     database = f"mem0_test_{uuid.uuid4().hex[:8]}"
-    texts = [e.text for e in perf.write_events(3, 0)] + perf.recall_queries(0)[:3]
-    side, block = perf.open_mem0(MEM0_VENV, server_uri, database, tmp_path, texts)
+    texts = [e.text for e in runner.write_events(3, 0)] + runner.recall_queries(0)[:3]
+    side, block = runner.open_mem0(MEM0_VENV, server_uri, database, tmp_path, texts)
     try:
         assert side is not None, block
         assert block["embedding_max_abs_diff"] == 0.0
         assert block["embedder"] == "CaptureMiniLMEmbedding"
         assert block["llm"] == "OfflineLLM"
         for rep in range(2):
-            side.add(perf.write_events(5, rep))
+            side.add(runner.write_events(5, rep))
         rng = np.random.default_rng(0)
-        centres = perf.node_vectors(rng.normal(size=(8, 384)).astype(np.float32), 8, rng)
-        side.keep_batch(0, perf.node_vectors(centres, 150, rng))
-        side.keep_batch(150, perf.node_vectors(centres, 50, rng))
+        centres = runner.node_vectors(rng.normal(size=(8, 384)).astype(np.float32), 8, rng)
+        side.keep_batch(0, runner.node_vectors(centres, 150, rng))
+        side.keep_batch(150, runner.node_vectors(centres, 50, rng))
         side.load(0, 200)
         assert not list(tmp_path.glob("nodes-*.npy"))  # the batches are gone once loaded
         for rep in range(2):
-            side.search(200, perf.retrieval_queries(200, rep, 4))
-        side.finish_size(200, perf.recall_queries(200)[:6])
+            side.search(200, runner.retrieval_queries(200, rep, 4))
+        side.finish_size(200, runner.recall_queries(200)[:6])
         results = side.results()
     finally:
         if side is not None:
@@ -155,7 +155,7 @@ def test_mem0_adds_loads_and_searches_on_the_test_server(server_uri: str,
     try:
         _check_mem0_rows(server_uri, database, results)
     finally:
-        perf._database(server_uri, database, create=False)
+        runner._database(server_uri, database, create=False)
 
 
 def _check_mem0_rows(server_uri: str, database: str, results: dict[str, Any]) -> None:

@@ -7,8 +7,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bench import judge, metrics, selector
-from bench.records import Candidate, EpisodeOutcome, EventRecord, ProbeRecord, Retrieved
+from bench.common import judge, metrics
+from bench.common.records import Candidate, EpisodeOutcome, EventRecord, ProbeRecord, Retrieved
+from bench.selection import selector
 
 # A pool for the `format` dimension: generic, prose, bullets, and an unsafe bullets one.
 POOL = [

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bench import perf
+from bench.perf import runner
 
 
 def test_a_small_run_writes_every_measure(server_uri: str, tmp_path: Path) -> None:
-    results = perf.run(tmp_path, sizes=(300,), writes=6, queries=6, calls=6, events=6,
+    results = runner.run(tmp_path, sizes=(300,), writes=6, queries=6, calls=6, events=6,
                        reps=2, worker_counts=(1,), server_uri=server_uri,
                        mem0_venv=tmp_path / "no-mem0-venv", progress=lambda _: None)
     assert json.loads((tmp_path / "results.json").read_text())["reps"] == 2

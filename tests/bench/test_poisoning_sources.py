@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from bench.poisoning_sources import how, sources
-from bench.records import Candidate, EpisodeOutcome, EventRecord, ProbeRecord, Retrieved
+from bench.common.records import Candidate, EpisodeOutcome, EventRecord, ProbeRecord, Retrieved
+from bench.prefguard.poisoning_sources import how, sources
 
 POOL = [Candidate("Sure.", None), Candidate("In prose.", {"format": "prose"}),
         Candidate("- bullets", {"format": "bullets"})]

@@ -14,7 +14,7 @@ from app.domain.gate import GateInput, RelatedNode
 from app.domain.relation import Relation
 from app.domain.vocabulary import Action, Direction, Origin
 from app.gate.policies import POLICIES
-from bench import policies
+from bench.common import policies
 
 NOW = datetime(2024, 3, 1, tzinfo=UTC)
 

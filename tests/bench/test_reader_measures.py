@@ -17,10 +17,10 @@ from app.core.corpora import CorpusError
 from app.domain.vocabulary import Direction
 from app.extraction.open_claims import OPEN_VALUE, open_subject
 from app.extraction.taxonomy import DIMENSIONS
-from bench import nearmiss, noise_reading
-from bench import service as bench_service
+from bench.common import service as bench_service
+from bench.common.service import Read, ServiceError, reader_of
 from bench.generator import generate
-from bench.service import Read, ServiceError, reader_of
+from bench.reader import nearmiss, noise_reading
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,9 +57,10 @@ class TestNearMissSet:
 
     def test_no_training_code_reads_it(self) -> None:
         sources = [p.read_text() for p in (ROOT / "workers").rglob("*.py")]
-        for name in ("nearmiss", "sealed.yaml", "generator.sealed", "bench/data", "generator/data"):
+        for name in ("nearmiss", "sealed.yaml", "generator.sealed", "reader/data",
+                     "generator/data"):
             assert not any(name in source for source in sources), name
-        assert '"bench.nearmiss"' in (ROOT / "pyproject.toml").read_text()
+        assert '"bench.reader.nearmiss"' in (ROOT / "pyproject.toml").read_text()
 
     @pytest.mark.parametrize(("said", "faithful"), [([], "value"), (["diet=vegan"], "none"),
                                                     (["diet=keto"], "open")])

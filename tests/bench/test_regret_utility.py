@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench.regret_utility import WEIGHTS_PATH, RegretUtility, get_regret_utility
+from bench.selection.regret_utility import WEIGHTS_PATH, RegretUtility, get_regret_utility
 
 
 class TestRegretUtility:

@@ -15,8 +15,8 @@ import pytest
 from app.selection.memory import Memory
 from app.selection.safety import SafetyAssessment, SafetyScorer
 from app.selection.utility import PreferenceUtility
-from bench import metrics
-from bench.records import (
+from bench.common import metrics
+from bench.common.records import (
     AuditedCitation,
     Candidate,
     EpisodeOutcome,
@@ -26,7 +26,7 @@ from bench.records import (
     ServiceSelection,
     necessary,
 )
-from bench.selection_audit import ServiceJudge
+from bench.selection.audit import ServiceJudge
 
 Array = npt.NDArray[np.float32]
 

@@ -104,7 +104,7 @@ class TestCorpora:
                 "bench/generator/data/wording.yaml", "bench/generator/data/sealed.yaml",
                 "bench/generator/data/users.yaml", "bench/generator/data/typos.yaml",
                 "bench/tools/data/texts.yaml", "bench/tools/data/world.yaml",
-                "bench/tools/data/declared.yaml", "bench/data/nearmiss.yaml"} <= names
+                "bench/tools/data/declared.yaml", "bench/reader/data/nearmiss.yaml"} <= names
 
     @pytest.mark.parametrize("path", CORPORA, ids=lambda p: p.relative_to(ROOT).as_posix())
     def test_every_record_names_its_set(self, path: Path) -> None:

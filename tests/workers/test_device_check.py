@@ -1,5 +1,5 @@
 """The device check's CPU half: the torch path a GPU worker runs, here on the CPU, against the
-numpy path on the same dev-episode inputs (bench/device_check.sh runs it on a GPU)."""
+numpy path on the same dev-episode inputs (bench/parity/device_check.sh runs it on a GPU)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.core.config import Settings
-from bench import device_check
+from bench.parity import device_check
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +35,7 @@ def test_torch_on_the_cpu_decides_as_numpy(result: dict[str, object]) -> None:
 
 def test_the_script_calls_the_module() -> None:
     script = Path(device_check.__file__).with_suffix(".sh")
-    assert "-m bench.device_check" in script.read_text()
+    assert "-m bench.parity.device_check" in script.read_text()
 
 
 class TestQueueRouting:

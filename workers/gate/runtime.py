@@ -1,7 +1,7 @@
 """The gate network as the service runs it: numpy on the CPU (no torch), or torch on an
 accelerator for a worker that has one (`CAPTURE_WORKER_DEVICE`). Both take and return numpy
 arrays, load the same `.npz` weights and integrate with the same fixed-step solver, so a
-decision does not depend on which worker made it (`bench/device_check.py` measures it).
+decision does not depend on which worker made it (`bench/parity/device_check.py` measures it).
 """
 
 from __future__ import annotations

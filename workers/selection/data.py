@@ -6,7 +6,7 @@ write the claims), the candidates, and a label per candidate: 1 when it follows 
 value of the probed dimension, 0 otherwise. With `unheld=True` a probe whose dimension the
 user holds no value for (in its scope) gives a pool too, where the generic candidate is
 the right one: nothing in memory supports personalizing, and following a value the user
-never stated is unsupported personalization (the judge's order, bench/judge.py). Unsafe
+never stated is unsupported personalization (the judge's order, bench/common/judge.py). Unsafe
 candidates are left out: r_p is a preference model and never learns from the safety texts.
 """
 
