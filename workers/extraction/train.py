@@ -90,7 +90,7 @@ class ExtractorTrainConfig:
     # (`augment.frames("plain")`), sides split by `segments.CORE_MARKERS`. True: the authored
     # frames too (`augment.frames("train")`), sides split by the full `segments.MARKERS`,
     # which the service reads with; `authored_recipe` pairs it with 5,000 revisions. The
-    # gate's and relation model's out-of-fold extractors train this one
+    # gate's out-of-fold extractors train this one, the relation model's the shipped one
     # (`crossfit.read_train_out_of_fold`).
     authored_frames: bool = False
     # Authored statements on topics outside the taxonomy (`open_preferences.py`), half of them
