@@ -115,7 +115,8 @@ class ExtractorTrainConfig:
     # A fixed abstention threshold instead of the F1 choice (None: choose), for comparing
     # thresholds end to end on dev where the F1 curve is flat (docs/models/extractor.md).
     threshold: float | None = None
-    # Where the family-fold extractors are cached (shared with the gate's training replay).
+    # Where the family-fold extractors are cached (shared with the gate's and the relation
+    # model's training replays).
     fold_dir: Path = REPO_ROOT / "var" / "cache" / "gate"
     # Read typo-repaired text (`app/extraction/spelling.py`), with a lexicon of the train
     # split's words written beside the weights. False: the text as written (version 5).
