@@ -93,11 +93,20 @@ def value_support(
 @app.command()
 def relation(
     out: Out = None, seed: Seed = 0, threads: Threads = 2, limit: Limit = None,
+    authored_frames: Annotated[bool, typer.Option(help="Read train with out-of-fold "
+                                                  "extractors of the authored-frames recipe "
+                                                  "(the gate's). Default: the shipped "
+                                                  "extractor's recipe.")] = False,
+    revision_side: Annotated[bool, typer.Option(help="Read train, dev and test with the "
+                                                "revision-side score's turns, as the service "
+                                                "reads. Default: without them, the reads the "
+                                                "shipped weights learned on.")] = False,
 ) -> None:
     """Train the relation model (supports / contradicts / unrelated)."""
     from workers.relation.train import RelationTrainConfig, main
 
-    cfg = RelationTrainConfig(seed=seed, threads=threads, limit=limit)
+    cfg = RelationTrainConfig(seed=seed, threads=threads, limit=limit,
+                              authored_frames=authored_frames, revision_side=revision_side)
     if out is not None:
         cfg.out = out
     _print(main(cfg))

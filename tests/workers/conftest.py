@@ -12,7 +12,7 @@ from workers.common.episodes import ensure_bench_data
 SLICE = 2  # episodes per track and split
 # The out-of-fold extractors the gate's and the relation model's replays read train with: one
 # member on a tenth of the authored augmentation (the shipped recipe took minutes of CI's
-# 300 s per-test timeout). The same for both, so they share one fold cache.
+# 300 s per-test timeout).
 SMALL_EXTRACTORS: dict[str, Any] = {"extractor_ensemble": 1, "extractor_augmentation": 0.1}
 
 

@@ -6,16 +6,17 @@ unseen wording. So each train event is also read by an extractor that never saw 
 dev and test from train the same way, by family), an extractor is trained on k−1 folds and
 reads the held-out one. Two users:
 
-- the gate's (and the relation model's) training replay reads train with these extractors,
-  so the gate learns on the extractor's real misreads and false positives;
+- the gate's and the relation model's training replays read train with these extractors,
+  so they learn on the extractor's real misreads and false positives;
 - the extractor's abstention threshold is chosen on these reads pooled with dev's: four
   held-out families per intent instead of dev's one (`train.main`).
 
 The fold extractors are trained exactly as a recipe's extractor is (same config, an ensemble
 of the same size, a lexicon and augmentation drawn from the training folds only) and cached
 under `work_dir` by everything they depend on. The threshold's are trained by the recipe being
-trained; the replay's by the authored-frames recipe (`read_train_out_of_fold`), whatever the
-shipped extractor's is.
+trained; the gate's replay's by the authored-frames recipe, the relation model's by the
+shipped extractor's, whose reads the shipped relation weights learned on
+(`read_train_out_of_fold`; the same cached folds as `capture train extractor`'s threshold).
 """
 
 from __future__ import annotations
@@ -234,20 +235,25 @@ def read_train_out_of_fold(
     epochs: int,
     threads: int,
     work_dir: Path,
+    authored_frames: bool,
     ensemble: int | None = None,
     augmentation: float = 1.0,
 ) -> list[Hypothesis | None]:
-    """Out-of-fold readings of the train split by fold extractors of the authored-frames
-    recipe (`train.authored_recipe`, with this seed and epochs; on repaired text where the
-    shipped extractor reads one), whose sides are split as the service splits them. Smoke
-    tests shrink them: `ensemble` members (None: the recipe's) and `augmentation`, the share
-    of the recipe's authored training statements."""
+    """Out-of-fold readings of the train split by fold extractors of a recipe, with this seed
+    and epochs, on repaired text where the shipped extractor reads one: the authored-frames
+    recipe (`train.authored_recipe`), whose sides are split as the service splits them, or
+    the shipped extractor's (`authored_frames` False; the folds `capture train extractor`
+    chooses its threshold with). Smoke tests shrink them: `ensemble` members (None: the
+    recipe's) and `augmentation`, the share of the recipe's authored training statements."""
     from workers.extraction import train as extraction_train
 
     events = events_of(episodes)
-    cfg = extraction_train.authored_recipe(extraction_train.ExtractorTrainConfig(
+    cfg = extraction_train.ExtractorTrainConfig(
         seed=seed, epochs=epochs, threads=threads, spelling=extractor.speller is not None
-    )).with_augmentation(augmentation)
+    )
+    if authored_frames:
+        cfg = extraction_train.authored_recipe(cfg)
+    cfg = cfg.with_augmentation(augmentation)
     if ensemble is not None:
         cfg.ensemble = ensemble
     models = fold_models(events, cache, cfg, folds=folds, work_dir=work_dir)

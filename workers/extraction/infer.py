@@ -198,15 +198,17 @@ class LearnedExtractor:
     reads_held = True  # a revision's contrast is read against the values the user holds
 
     def __init__(self, weights: Path = WEIGHTS, embedder: Embedder | None = None,
-                 revision_side: Path = SIDE_WEIGHTS, device: str = "cpu") -> None:
+                 revision_side: Path | None = SIDE_WEIGHTS, device: str = "cpu") -> None:
         self._embedder = embedder
         self._rules = DeterministicExtractor()
         arrays, meta = load_npz(weights)
         self.heads = ExtractorHeads(arrays, meta, device)
         self.version = f"{meta.get('model_version', '1')}+{digest(weights)}"
         # The revision-side score reads only the embedder, so any heads use the shipped one
-        # (None where it is absent: the rule is off); its digest joins the version.
-        self._revision_side = load_revision_side(revision_side)
+        # (the rule is off where `revision_side` is None or names no file); its digest joins
+        # the version.
+        self._revision_side = None if revision_side is None else load_revision_side(
+            revision_side)
         if self._revision_side is not None:
             self.version += f"-side{self._revision_side.version}"
         # Weights trained on typo-repaired text name their lexicon, a file beside them.

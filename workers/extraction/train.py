@@ -90,7 +90,7 @@ class ExtractorTrainConfig:
     # (`augment.frames("plain")`), sides split by `segments.CORE_MARKERS`. True: the authored
     # frames too (`augment.frames("train")`), sides split by the full `segments.MARKERS`,
     # which the service reads with; `authored_recipe` pairs it with 5,000 revisions. The
-    # gate's and relation model's out-of-fold extractors train this one
+    # gate's out-of-fold extractors train this one, the relation model's the shipped one
     # (`crossfit.read_train_out_of_fold`).
     authored_frames: bool = False
     # Authored statements on topics outside the taxonomy (`open_preferences.py`), half of them
@@ -115,7 +115,8 @@ class ExtractorTrainConfig:
     # A fixed abstention threshold instead of the F1 choice (None: choose), for comparing
     # thresholds end to end on dev where the F1 curve is flat (docs/models/extractor.md).
     threshold: float | None = None
-    # Where the family-fold extractors are cached (shared with the gate's training replay).
+    # Where the family-fold extractors are cached (shared with the gate's and the relation
+    # model's training replays).
     fold_dir: Path = REPO_ROOT / "var" / "cache" / "gate"
     # Read typo-repaired text (`app/extraction/spelling.py`), with a lexicon of the train
     # split's words written beside the weights. False: the text as written (version 5).

@@ -228,7 +228,8 @@ def train_reads(cfg: GateTrainConfig, episodes: list[Episode], cache: EmbeddingC
     return read_train_out_of_fold(
         episodes, cache, extractor, seed=cfg.seed, folds=cfg.folds,
         epochs=cfg.extractor_epochs, threads=cfg.threads, work_dir=cfg.work_dir,
-        ensemble=cfg.extractor_ensemble, augmentation=cfg.extractor_augmentation,
+        authored_frames=True, ensemble=cfg.extractor_ensemble,
+        augmentation=cfg.extractor_augmentation,
     )
 
 

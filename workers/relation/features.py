@@ -8,29 +8,61 @@ cosine of their claim embeddings.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import lru_cache
+
 import numpy as np
 
 from app.domain.relation import ClaimFields
 from app.extraction.taxonomy import DIMENSIONS
 from workers.common.value_phrases import PHRASES, value_phrase_vectors
+from workers.relation.fixed_dot import fixed_order_dots
 
 SUBJECTS: tuple[str, ...] = tuple(d.name for d in DIMENSIONS)
 RELATION_FEATURES = 8 + len(SUBJECTS)
 LABELS = ("supports", "contradicts", "unrelated")
 
+Value = tuple[str, str]  # (dimension, value) of the taxonomy
+PhraseDot = Callable[[Value, Value], float]  # the cosine of two values' phrases
 
-def value_similarity(new: ClaimFields, old: ClaimFields) -> tuple[float, bool]:
-    a = PHRASES.get((new.subject, new.value or ""))
-    b = PHRASES.get((old.subject, old.value or ""))
-    if a is None or b is None:
-        return (1.0 if new.value == old.value else 0.0), False
+
+def blas_phrase_dot(a: Value, b: Value) -> float:
+    """np.dot of the two phrase embeddings, as `relate()` reads them in the service (the
+    gates learned on those outputs, so their last bit stays the CPU's)."""
     vectors = value_phrase_vectors()
-    return float(np.dot(vectors[(new.subject, new.value or "")],
-                        vectors[(old.subject, old.value or "")])), True
+    return float(np.dot(vectors[a], vectors[b]))
 
 
-def relation_features(new: ClaimFields, old: ClaimFields, cosine: float) -> list[float]:
-    similarity, known = value_similarity(new, old)
+@lru_cache(maxsize=1)
+def _fixed_order_similarities() -> dict[tuple[Value, Value], float]:
+    vectors = value_phrase_vectors()
+    keys = sorted(vectors)
+    pairs = [(a, b) for a in keys for b in keys]
+    dots = fixed_order_dots(np.stack([vectors[a] for a, _ in pairs]),
+                            np.stack([vectors[b] for _, b in pairs]))
+    return {pair: float(d) for pair, d in zip(pairs, dots.tolist(), strict=True)}
+
+
+def fixed_order_phrase_dot(a: Value, b: Value) -> float:
+    """The same cosine summed in a fixed order (`fixed_dot`): the same bits on any CPU, as
+    training needs them."""
+    return _fixed_order_similarities()[(a, b)]
+
+
+def value_similarity(
+    new: ClaimFields, old: ClaimFields, phrase_dot: PhraseDot = blas_phrase_dot
+) -> tuple[float, bool]:
+    a = (new.subject, new.value or "")
+    b = (old.subject, old.value or "")
+    if a not in PHRASES or b not in PHRASES:
+        return (1.0 if new.value == old.value else 0.0), False
+    return phrase_dot(a, b), True
+
+
+def relation_features(
+    new: ClaimFields, old: ClaimFields, cosine: float, phrase_dot: PhraseDot = blas_phrase_dot
+) -> list[float]:
+    similarity, known = value_similarity(new, old, phrase_dot)
     out = [
         1.0 if new.subject == old.subject else 0.0,
         1.0 if new.value == old.value else 0.0,

@@ -33,7 +33,9 @@ from workers.common.weights import save_npz
 from workers.extraction.crossfit import read_split, read_train_out_of_fold
 from workers.extraction.infer import WEIGHTS as EXTRACTOR_WEIGHTS
 from workers.extraction.infer import LearnedExtractor
-from workers.relation.features import LABELS, relation_features
+from workers.extraction.revision_side import WEIGHTS as SIDE_WEIGHTS
+from workers.relation.features import LABELS, fixed_order_phrase_dot, relation_features
+from workers.relation.fixed_dot import fixed_order_dots
 from workers.relation.infer import WEIGHTS, RelationModel
 from workers.relation.model import RelationNet, export
 
@@ -57,6 +59,13 @@ class RelationTrainConfig:
     hidden: int = 64
     folds: int = 3
     extractor_epochs: int = 20
+    # The recipe of the out-of-fold extractors that read train: the shipped extractor's
+    # (False) or the authored-frames one the gate's replay reads with (True).
+    authored_frames: bool = False
+    # Train, dev and test read with the revision-side score's turns (`workers/extraction/
+    # infer.py`, SIDE_TURN), as the service reads; False: the heads and the contrast rule
+    # alone, the reads the shipped weights learned on.
+    revision_side: bool = False
     # Smoke tests only: fewer members and a share of the authored augmentation for them.
     extractor_ensemble: int | None = None
     extractor_augmentation: float = 1.0
@@ -83,11 +92,8 @@ def pairs(
     episodes: list[Episode], hypotheses: list[Hypothesis | None], cache: EmbeddingCache,
     cross_subject: int, rng: np.random.Generator,
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64], list[RawPair]]:
-    claims = sorted({h.claim for h in hypotheses if h is not None})
-    vectors = dict(zip(claims, cache.embed(claims), strict=True))
-    x: list[list[float]] = []
+    compared: list[tuple[Hypothesis, Hypothesis]] = []
     y: list[int] = []
-    raw: list[RawPair] = []
     start = 0
     for episode in episodes:
         read = hypotheses[start : start + len(episode.events)]
@@ -102,14 +108,30 @@ def pairs(
                 picks = rng.choice(len(other), size=min(cross_subject, len(other)), replace=False)
                 same += [other[int(i)] for i in picks]
             for old in same:
-                cosine = float(np.dot(vectors[new.claim], vectors[old.claim]))
-                a = ClaimFields(new.subject, new.value, new.direction.value)
-                b = ClaimFields(old.subject, old.value, old.direction.value)
-                x.append(relation_features(a, b, cosine))
+                compared.append((new, old))
                 y.append(true_relation(event, old))
-                raw.append((a, b, cosine))
             earlier.append(new)
+    x: list[list[float]] = []
+    raw: list[RawPair] = []
+    for (new, old), cosine in zip(compared, _cosines(compared, cache), strict=True):
+        a = ClaimFields(new.subject, new.value, new.direction.value)
+        b = ClaimFields(old.subject, old.value, old.direction.value)
+        x.append(relation_features(a, b, cosine, fixed_order_phrase_dot))
+        raw.append((a, b, cosine))
     return np.asarray(x, dtype=np.float32), np.asarray(y, dtype=np.int64), raw
+
+
+def _cosines(compared: list[tuple[Hypothesis, Hypothesis]], cache: EmbeddingCache) -> list[float]:
+    """The cosine of each pair's claim embeddings, in a fixed summation order: np.dot's last
+    bit depends on the CPU (`fixed_dot`)."""
+    if not compared:
+        return []
+    claims = sorted({h.claim for pair in compared for h in pair})
+    vectors = dict(zip(claims, cache.embed(claims), strict=True))
+    new = np.stack([vectors[a.claim] for a, _ in compared])
+    old = np.stack([vectors[b.claim] for _, b in compared])
+    cosines: list[float] = fixed_order_dots(new, old).tolist()
+    return cosines
 
 
 def _scores(probs: npt.NDArray[np.float32], y: npt.NDArray[np.int64]) -> dict[str, Any]:
@@ -153,13 +175,15 @@ def main(cfg: RelationTrainConfig) -> dict[str, Any]:
     started = time.monotonic()
     data_dir = ensure_bench_data(cfg.data_dir)
     cache = training_cache(cfg.cache, cfg.embedder, cfg.threads)
-    extractor = LearnedExtractor(cfg.extractor_weights, embedder=cache)
+    extractor = LearnedExtractor(cfg.extractor_weights, embedder=cache,
+                                 revision_side=SIDE_WEIGHTS if cfg.revision_side else None)
     rng = np.random.default_rng(cfg.seed)
     train_episodes = load_split(data_dir, "train", cfg.limit)
     read = read_train_out_of_fold(
         train_episodes, cache, extractor, seed=cfg.seed, folds=cfg.folds,
         epochs=cfg.extractor_epochs, threads=cfg.threads, work_dir=cfg.work_dir,
-        ensemble=cfg.extractor_ensemble, augmentation=cfg.extractor_augmentation,
+        authored_frames=cfg.authored_frames, ensemble=cfg.extractor_ensemble,
+        augmentation=cfg.extractor_augmentation,
     )
     x, y, _ = pairs(train_episodes, read, cache, cfg.cross_subject_pairs, rng)
     log.info("relation: %d train pairs %s", len(y), np.bincount(y, minlength=3).tolist())
@@ -186,7 +210,9 @@ def main(cfg: RelationTrainConfig) -> dict[str, Any]:
         "kind": "relation",
         "labels": list(LABELS),
         "config": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()},
-        "retrain": f"capture train relation --out {cfg.out} --seed {cfg.seed}",
+        "retrain": f"capture train relation --out {cfg.out} --seed {cfg.seed}"
+                   + (" --authored-frames" if cfg.authored_frames else "")
+                   + (" --revision-side" if cfg.revision_side else ""),
     }
     save_npz(cfg.out, export(net), meta)
     model = RelationModel(cfg.out)
