@@ -118,7 +118,8 @@ _FRAME = re.compile(
     rf"\s+(?:our|my|the))\s+(?:\w+\s+)?{_PEOPLE}"
     r"|\b(?:suppose|supposing|imagine|let'?s\s+say)\s+(?:that\s+)?some(?:one|body)\b"
     rf"|\bif\s+(?:a|an|some(?:one|body)|the|one|my|our)\s+(?:\w+\s+)?{_PEOPLE}s?\b"
-    r"|\b(?:sample|example|mock|dummy|synthetic|fake|made-up)\s+(?:\w+\s+)?(?:ticket|input|"
+    # (not a domain's last label: "…@firm.example will review …")
+    r"|(?<![.@/])\b(?:sample|example|mock|dummy|synthetic|fake|made-up)\s+(?:\w+\s+)?(?:ticket|input|"
     r"message|utterance|conversation|dialogue|chat|e-?mail|review|request|prompt|query|"
     r"customer)s?\b"
     r"|\b(?:thought\s+experiment|case\s+study|scenario|training\s+(?:deck|data|example|set))\b"

@@ -71,3 +71,8 @@ def test_the_lead_in_is_not_left_as_the_users_words() -> None:
         'Quote from the account holder: "From now on I want first class."')
     assert own == ""
     assert "first class" in passed_on
+
+
+def test_an_address_ending_in_a_frame_word_is_no_frame() -> None:
+    turn = "Zoe Tanaka at zoe.tanaka@pioneerlegal.example will review the tax documents."
+    assert split_voices(turn) == (turn, "")
