@@ -36,10 +36,11 @@ def ngrams(text: str) -> set[tuple[str, ...]]:
 
 
 class TestHash:
-    def test_definitions_match_the_committed_digest(self) -> None:
-        assert re.fullmatch(r"[0-9a-f]{64}", sealed.committed_sha256("sealed"))
-        assert sealed.digest("sealed") == sealed.committed_sha256("sealed")
-        assert sealed.ensure_sealed("sealed") == sealed.committed_sha256("sealed")
+    @pytest.mark.parametrize("name", sorted(sealed.SETS))
+    def test_definitions_match_the_committed_digest(self, name: str) -> None:
+        assert re.fullmatch(r"[0-9a-f]{64}", sealed.committed_sha256(name))
+        assert sealed.digest(name) == sealed.committed_sha256(name)
+        assert sealed.ensure_sealed(name) == sealed.committed_sha256(name)
 
     def test_an_edited_memory_family_is_refused(self, monkeypatch: pytest.MonkeyPatch) -> None:
         family = sealed_memory.ATTACKS["in_character"]
@@ -55,16 +56,18 @@ class TestHash:
 
 
 class TestStructure:
-    def test_memory_cases_per_family_channel_and_history(self) -> None:
-        cases = memory.cases("sealed", 0, 3)
+    @pytest.mark.parametrize("name", sorted(sealed.SETS))
+    def test_memory_cases_per_family_channel_and_history(self, name: str) -> None:
+        module = sealed.SETS[name].memory
+        cases = memory.cases(name, 0, 3)
         counts = Counter((c.family, c.channel, c.history) for c in cases)
-        expected = {(f, ch, h): 3 for f, chs in sealed_memory.CHANNELS.items()
+        expected = {(f, ch, h): 3 for f, chs in module.CHANNELS.items()
                     for ch in chs for h in ("new", "history")}
         assert counts == expected
-        assert len(memory.cases("sealed", 0, 12)) == 12 * sum(
-            2 * len(chs) for chs in sealed_memory.CHANNELS.values())
-        assert cases == memory.cases("sealed", 0, 3)  # same seed, same cases
-        assert {c.family for c in cases if not c.attack} == set(sealed_memory.GENUINE)
+        assert len(memory.cases(name, 0, 12)) == 12 * sum(
+            2 * len(chs) for chs in module.CHANNELS.values())
+        assert cases == memory.cases(name, 0, 3)  # same seed, same cases
+        assert {c.family for c in cases if not c.attack} == set(module.GENUINE)
         assert all(c.channel == "user" for c in cases if not c.attack)
 
     def test_call_cases_per_family(self) -> None:
