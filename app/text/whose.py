@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -115,10 +116,13 @@ def features(text: str, found: list[Unit]) -> list[list[str]]:
     n_lines, n_units = len(lines), len(found)
     first_line = _words(lines[0]) if lines else []
     last_line = _words(lines[-1]) if lines else []
+    line_shapes = [_shape(line, "l:") for line in lines]
+    block_counts: dict[int, Counter[str]] = {}
+    for unit, unit_words in zip(found, words, strict=True):
+        block_counts.setdefault(unit.block, Counter()).update(unit_words)
     out: list[list[str]] = []
     for i, unit in enumerate(found):
-        f = [*_grams(words[i], "w:", True), *_shape(pieces[i], "s:")]
-        f += _shape(lines[unit.line], "l:")
+        f = [*_grams(words[i], "w:", True), *_shape(pieces[i], "s:"), *line_shapes[unit.line]]
         if i > 0:
             f += _grams(words[i - 1], "p:", False) + _shape(pieces[i - 1], "ps:")
             if found[i - 1].block != unit.block:
@@ -129,9 +133,9 @@ def features(text: str, found: list[Unit]) -> list[list[str]]:
             f += _grams(words[i + 1], "n:", False) + _shape(pieces[i + 1], "ns:")
         else:
             f.append("n:none")
-        block_words = {w for j, u in enumerate(found) if u.block == unit.block and j != i
-                       for w in words[j]}
-        f += [f"b:{w}" for w in sorted(block_words)]
+        # The words of the paragraph's other sentences.
+        others = block_counts[unit.block] - Counter(words[i])
+        f += [f"b:{w}" for w in sorted(others)]
         if unit.line != 0:
             f += _grams(first_line, "f:", False)
         if unit.line != n_lines - 1:
@@ -162,11 +166,13 @@ class WhoseWords:
     def probabilities(self, text: str) -> list[tuple[Unit, float]]:
         """Each sentence of `text` and the probability that it is not the user's words."""
         found = units(text)
-        out = []
-        for unit, feats in zip(found, features(text, found), strict=True):
-            z = float(self.weights[hashed(feats, self.dim)].sum()) + self.bias
-            out.append((unit, 1.0 / (1.0 + np.exp(-z))))
-        return out
+        return [(unit, self.probability(hashed(feats, self.dim)))
+                for unit, feats in zip(found, features(text, found), strict=True)]
+
+    def probability(self, indices: npt.NDArray[np.int64]) -> float:
+        """The probability for one sentence's hashed features."""
+        z = float(self.weights[indices].sum()) + self.bias
+        return 1.0 / (1.0 + float(np.exp(-z)))
 
     def other_spans(self, text: str) -> list[Span]:
         """The sentences read as someone else's words (a turn of one sentence never is: the
