@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import uuid
 from functools import lru_cache
+from typing import Any
 
 from app.checkcall.provenance import EventRecord
 from app.checkcall.segments import Label, sentences
@@ -94,9 +95,10 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 _OBJECT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "2fa": ("2fa", "two-factor", "two factor", "2-factor", "mfa", "multi-factor",
-            "multifactor", "authenticat", "authentif", "autentica", "authentifizier",
-            "zwei-faktor", "double authentification", "dos factores", "due fattori",
-            "dois fatores"),
+            "multifactor", "two-step", "two step", "2-step", "second factor", "sign-in code",
+            "login code", "verification code", "authenticat", "authentif", "autentica",
+            "authentifizier", "zwei-faktor", "double authentification", "dos factores",
+            "due fattori", "dois fatores"),
     "mfa": ("2fa", "mfa", "two-factor", "two factor", "multi-factor", "authenticat",
             "authentif", "autentica"),
     "password": ("password", "passwort", "kennwort", "mot de passe", "contraseña", "senha",
@@ -153,10 +155,14 @@ class Action:
     def demanded_in(self, sentence: str) -> bool:
         """Whether a sentence of untrusted text asks for the action: an imperative, or the
         change worded as due (passive, modal, a noun of the action that is required)."""
-        return (
-            self.imperative.search(sentence) is not None
-            or self.passive.search(sentence) is not None
-        ) and (self.obj is None or self.obj.search(sentence) is not None)
+        if self.imperative.search(sentence) is None and self.passive.search(sentence) is None:
+            return False
+        if self.obj is None:
+            return True
+        # The object is a word of its own: in "mailbox" (a record's field) the stem of
+        # "mail" the verb is not also "mail" the object.
+        verbs = {m.start() for m in self.wide.finditer(sentence)}
+        return any(m.start() not in verbs for m in self.obj.finditer(sentence))
 
 
 _POLITE = (
@@ -301,3 +307,60 @@ def _own_words(text: str, regions: tuple[tuple[int, int, Label], ...]) -> str:
         if label != Label.user:
             out[start:end] = " " * (end - start)
     return "".join(out)
+
+
+# Argument values shorter than this are too common to say whose idea a call is.
+_MIN_VALUE_CHARS = 4
+
+
+def unrequested_action(
+    tool_name: str,
+    args: dict[str, Any],
+    session_events: list[EventRecord],
+    hint: str | None = None,
+) -> list[uuid.UUID]:
+    """The events of this session in which text the user did not write speaks of the call
+    (the action's object, its verb where the name has no object, or one of the call's
+    argument values), when the user's own words never speak of the action (its verb or its
+    object) nor name any of those values; empty otherwise. Unlike `injected_action` this
+    needs no request in the untrusted text: a side effect the user never asked for, that
+    only someone else's text speaks of, is the user's to confirm however it is worded."""
+    action = action_of(tool_name, hint)
+    if action is None:
+        return []
+    values = [v for v in _leaves(args) if len(v) >= _MIN_VALUE_CHARS]
+
+    def speaks_of(text: str, *, verb: bool) -> bool:
+        folded = text.casefold()
+        return (
+            (action.obj is not None and action.obj.search(text) is not None)
+            or ((verb or action.obj is None) and action.wide.search(text) is not None)
+            or any(v in folded for v in values)
+        )
+
+    spoken: list[uuid.UUID] = []
+    for event in session_events:
+        analysis = event.analysis()
+        if analysis is None or event.text is None:
+            continue
+        text = skeleton(canonical(event.text))
+        if event.origin == "user":
+            if speaks_of(_own_words(text, analysis.regions), verb=True):
+                return []
+            pasted = [text[s:e] for s, e, label in analysis.regions if label == Label.pasted]
+            if event.in_session and any(speaks_of(p, verb=False) for p in pasted):
+                spoken.append(event.id)
+        elif event.in_session and speaks_of(text, verb=False):
+            spoken.append(event.id)
+    return spoken
+
+
+def _leaves(value: Any) -> list[str]:
+    """Every string and number in an argument value, canonical and case-folded."""
+    if isinstance(value, dict):
+        return [leaf for child in value.values() for leaf in _leaves(child)]
+    if isinstance(value, list | tuple):
+        return [leaf for child in value for leaf in _leaves(child)]
+    if isinstance(value, str | int) and not isinstance(value, bool):
+        return [skeleton(canonical(str(value))).casefold().strip()]
+    return []

@@ -44,6 +44,11 @@ Call-level rules:
                                          imperative, or the change worded as due, in
                                          content the user did not write),
                                          and the user did not
+  C10 ask   action_not_requested         a side-effecting call whose values block nothing,
+                                         that text the user did not write in this session
+                                         speaks of (the action's object, or a value of the
+                                         call), while the user's own words never speak of
+                                         the action nor name its values
   info      binding_unverified           an arg_binding the record does not bear out
   info      declaration_over_pattern     the policy file matched the tool by a pattern only;
                                          its declaration made the tool stricter (this
@@ -153,6 +158,11 @@ RULES: dict[str, tuple[Effect, str]] = {
     "action_from_injected_instruction": (
         Effect.ask,
         "C9: an untrusted channel of this session asked for this action and the user did not",
+    ),
+    "action_not_requested": (
+        Effect.ask,
+        "C10: text the user did not write speaks of this action and the user's own words "
+        "never asked for it",
     ),
     "binding_unverified": (
         Effect.info,
@@ -304,6 +314,7 @@ def decide(
     unverified_bindings: list[str],
     truncated: Sequence[str] = (),
     injected_action: Sequence[uuid.UUID] = (),
+    unrequested_action: Sequence[uuid.UUID] = (),
 ) -> Decision:
     """The call's decision and every reason behind it, most severe first."""
     if spec.side_effect == SideEffect.read:
@@ -334,6 +345,13 @@ def decide(
             Reason(
                 "action_from_injected_instruction",
                 evidence=[Evidence("event", e) for e in injected_action],
+            )
+        )
+    if unrequested_action and not injected_action:
+        reasons.append(
+            Reason(
+                "action_not_requested",
+                evidence=[Evidence("event", e) for e in unrequested_action],
             )
         )
     if confirmation is not None:

@@ -24,7 +24,7 @@ from app.checkcall.declaration import (
     over_pattern,
     over_read_entry,
 )
-from app.checkcall.intent import injected_action
+from app.checkcall.intent import injected_action, unrequested_action
 from app.checkcall.policy import (
     Risk,
     SideEffect,
@@ -196,10 +196,30 @@ def call_values(
             if cut:
                 truncated.append(arg)
             out.extend((sv, None) for sv in entities if (sv.kind.value, sv.normalized) not in seen)
+    out = carried_out(out)
     if len(out) > MAX_VALUES_PER_CALL:
         truncated.extend(sorted({value.arg for value, _ in out[MAX_VALUES_PER_CALL:]}))
         out = out[:MAX_VALUES_PER_CALL]
     return out, sorted(set(truncated))
+
+
+def carried_out(
+    values: list[tuple[SinkValue, Sink | None]],
+) -> list[tuple[SinkValue, Sink | None]]:
+    """A call that reaches a party outside the user (an invitation's participants) carries
+    every address it holds to them: an address in one of its internal sinks (a meeting's
+    location) is traced as a high-risk external sink."""
+    if not any(sink is not None and sink.external for _, sink in values):
+        return values
+    return [
+        (
+            value,
+            Sink(kind=sink.kind, risk=Risk.high, external=True)
+            if sink is not None and value.kind in ADDRESS_KINDS and not sink.external
+            else sink,
+        )
+        for value, sink in values
+    ]
 
 
 def reads_declaration(named: ToolSpec | None) -> bool:
@@ -344,6 +364,8 @@ def check_call(
             and (v.effect in (Effect.ask, Effect.deny) or v.code == "value_from_requested_record")
             for v in verdicts
         )
+        judged_action = spec.side_effect != SideEffect.read and not values_decide
+        hint = action_words(body.tool.declaration)
         outcome = decide(
             spec,
             session_recorded=bool(session_events),
@@ -353,10 +375,11 @@ def check_call(
             unverified_bindings=unverified_bindings(body.arg_bindings, verdicts),
             truncated=truncated,
             injected_action=(
-                injected_action(
-                    body.tool.name, session_events, action_words(body.tool.declaration)
-                )
-                if spec.side_effect != SideEffect.read and not values_decide
+                injected_action(body.tool.name, session_events, hint) if judged_action else ()
+            ),
+            unrequested_action=(
+                unrequested_action(body.tool.name, body.tool.args, session_events, hint)
+                if judged_action
                 else ()
             ),
         )
