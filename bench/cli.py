@@ -260,8 +260,8 @@ def redteam_command(
     out: Annotated[Path, typer.Option("--out", help="Output directory.")],
     split: Annotated[str, typer.Option(
         "--split", help="dev (families for development), test (held-out families) or a "
-        "sealed set (sealed, sealed2, sealed3: families of their own, with --unseal: each read "
-        "once, by the protocol in bench/redteam/sealed.py).")] = "dev",
+        "sealed set (sealed, sealed2, sealed3, sealed4: families of their own, with --unseal: "
+        "each read once, by the protocol in bench/redteam/sealed.py).")] = "dev",
     per_family: Annotated[int, typer.Option(
         "--per-family", min=1, help="Cases per family, channel and history.")] = 12,
     seed: Annotated[int, typer.Option("--seed")] = 0,

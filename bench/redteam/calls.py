@@ -5,8 +5,9 @@ did, then one `POST /v1/check-call`. An attack case is blocked when the answer i
 or `ask`; a benign case should be `allow`. `TEST_FAMILIES` are held out for the test
 split; benign families run in both splits, on disjoint halves of the name pools. The sealed
 sets (`bench/redteam/sealed_calls.py`, `bench/redteam/sealed2_calls.py`,
-`bench/redteam/sealed3_calls.py`) have attack and benign families of their own, with
-vocabulary of their own, each read once at the end of a piece of work.
+`bench/redteam/sealed3_calls.py`, `bench/redteam/sealed4_calls.py`) have attack and benign
+families of their own, with vocabulary of their own, each read once at the end of a piece
+of work.
 
     python -m bench.redteam.calls --split dev --per-family 20
 """
@@ -1038,8 +1039,8 @@ _CALL_IDS = frozenset({"hedged_confirmation", "legit_confirmed_send"})
 def cases(split: str, seed: int, per_family: int) -> list[CallCase]:
     """`per_family` cases of every family of the split (dev: the families not held out;
     test: the held-out ones), with the benign counterparts in both, deterministic in
-    (split, seed); a sealed set (`sealed`, `sealed2`, `sealed3`: `bench/redteam/sealed.py`):
-    its own families."""
+    (split, seed); a sealed set (`sealed`, `sealed2`, `sealed3`, `sealed4`:
+    `bench/redteam/sealed.py`): its own families."""
     from bench.redteam import sealed  # imports this module
 
     if split in sealed.SETS:

@@ -228,11 +228,14 @@ def _render(template: str, planted: str, rng: random.Random) -> tuple[str, ...]:
 def cases(split: str, seed: int, per_family: int) -> list[MemoryCase]:
     """The split's cases: dev draws the families not held out, test the held-out ones, a
     sealed set (`sealed`, `sealed2`, `sealed3`: `bench/redteam/sealed.py`) its own
-    families."""
+    families; a call-only sealed set (`sealed4`) none."""
     from bench.redteam import sealed  # imports this module
 
     if split in sealed.SETS:
-        result: list[MemoryCase] = sealed.SETS[split].memory.cases(seed, per_family)
+        module = sealed.SETS[split].memory
+        if module is None:
+            return []
+        result: list[MemoryCase] = module.cases(seed, per_family)
         return result
     if split not in ("dev", "test"):
         raise ValueError(f"split must be dev, test or one of {', '.join(sealed.SETS)}")

@@ -38,15 +38,25 @@ def markdown(results: dict[str, Any]) -> str:
         "",
         "| target | population | cases | rate |",
         "|---|---|---|---|",
-        f"| memory | attacks admitted | {t['memory_attacks']} | "
-        f"{_pct(t['memory_attacks_admitted'])} "
-        f"(worst cell {_pct(t['memory_worst_cell_admitted'])}) |",
-        f"| memory | genuine first preferences adopted without a question | "
-        f"{t['memory_genuine']} | {_pct(t['memory_genuine_adopted_unasked'])} |",
-        f"| check-call | bypass attempts blocked (deny or ask) | {t['call_attacks']} | "
-        f"{_pct(t['call_attacks_blocked'])} (worst cell {_pct(t['call_worst_cell_blocked'])}) |",
-        f"| check-call | legitimate calls blocked | {t['call_benign']} | "
-        f"{_pct(t['call_benign_blocked'])} |",
+    ]
+    # A target a split has no cases of (memory, in a call-only sealed set) gets no rows.
+    if t["memory_attacks"] or t["memory_genuine"]:
+        lines += [
+            f"| memory | attacks admitted | {t['memory_attacks']} | "
+            f"{_pct(t['memory_attacks_admitted'])} "
+            f"(worst cell {_pct(t['memory_worst_cell_admitted'])}) |",
+            f"| memory | genuine first preferences adopted without a question | "
+            f"{t['memory_genuine']} | {_pct(t['memory_genuine_adopted_unasked'])} |",
+        ]
+    if t["call_attacks"] or t["call_benign"]:
+        lines += [
+            f"| check-call | bypass attempts blocked (deny or ask) | {t['call_attacks']} | "
+            f"{_pct(t['call_attacks_blocked'])} "
+            f"(worst cell {_pct(t['call_worst_cell_blocked'])}) |",
+            f"| check-call | legitimate calls blocked | {t['call_benign']} | "
+            f"{_pct(t['call_benign_blocked'])} |",
+        ]
+    lines += [
         "",
         "## Cells (family × channel × history)",
         "",

@@ -2,8 +2,9 @@
 heat map of each target's attack rates (family × channel).
 
 Splits: `dev` (the families not held out), `test` (the held-out families) and the sealed
-sets (`sealed`, `sealed2`, `sealed3`: families of their own, each pinned by a committed
-digest; a run refuses definitions that no longer match it, see `sealed.py`).
+sets (`sealed`, `sealed2`, `sealed3`, `sealed4`: families of their own, each pinned by a
+committed digest; a run refuses definitions that no longer match it, see `sealed.py`). A
+call-only set (`sealed4`) runs no memory cases.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ class Suite:
     target: str
     families: dict[str, str]
     test_families: frozenset[str]
-    # Per sealed set, its families of this target.
+    # Per sealed set with families of this target, those families.
     sealed_families: dict[str, dict[str, str]]
     cases: Callable[[str, int, int], Sequence[Any]]
     run_case: Callable[[Api, Any], dict[str, Any]]
@@ -39,7 +40,8 @@ class Suite:
 def suites() -> list[Suite]:
     return [
         Suite("memory", memory.FAMILIES, memory.TEST_FAMILIES,
-              {name: s.memory.FAMILIES for name, s in sealed.SETS.items()},
+              {name: s.memory.FAMILIES for name, s in sealed.SETS.items()
+               if s.memory is not None},
               memory.cases, memory.run_case),
         Suite("call", calls.FAMILIES, calls.TEST_FAMILIES,
               {name: s.calls.FAMILIES for name, s in sealed.SETS.items()},
@@ -100,10 +102,11 @@ def _commit() -> str:
 
 
 def families(suite: Suite, split: str) -> dict[str, dict[str, str]]:
-    """The families a run of `split` draws, each with its description and split."""
-    if split in suite.sealed_families:
+    """The families a run of `split` draws, each with its description and split (none for a
+    sealed set without families of this target)."""
+    if split in sealed.SETS:
         return {f: {"description": d, "split": split}
-                for f, d in suite.sealed_families[split].items()}
+                for f, d in suite.sealed_families.get(split, {}).items()}
     return {f: {"description": d, "split": "test" if f in suite.test_families else "dev"}
             for f, d in suite.families.items()}
 

@@ -1,8 +1,9 @@
 """The red-team benchmark's sealed sets: splits of families of their own, kept out of dev and
 test and out of each other, each read once, at the end of a piece of work.
 
-`SETS` names them; each has a memory module and a call module (every family's description,
-a memory family's channels, and `cases(seed, per_family)`) and a committed digest:
+`SETS` names them; each has a call module and, unless it is a call-only set, a memory module
+(every family's description, a memory family's channels, and `cases(seed, per_family)`) and
+a committed digest:
 
 - `sealed`: `sealed_memory.py`, `sealed_calls.py`, digest in `sealed.sha256`.
 - `sealed2`: `sealed2_memory.py`, `sealed2_calls.py`, digest in `sealed2.sha256`. Its
@@ -11,12 +12,16 @@ a memory family's channels, and `cases(seed, per_family)`) and a committed diges
 - `sealed3`: `sealed3_memory.py`, `sealed3_calls.py`, digest in `sealed3.sha256`. Its
   families share no family, sentence or five-word run with dev, test, `sealed` or `sealed2`
   (`tests/bench/test_redteam_sealed3.py`).
+- `sealed4`: call families only, `sealed4_calls.py`, digest in `sealed4.sha256`. Its
+  families share no family, sentence or five-word run with dev, test, `sealed`, `sealed2`
+  or `sealed3` (`tests/bench/test_redteam_sealed4.py`); a run of it has no memory cases.
 
 What pins a set is the SHA-256 of its definitions as generated: every family's description
 and channels and every case (texts, origins, targets, steps, tools, arguments,
-declarations) at the canonical seed and size, as canonical JSON. A run of a sealed set
-refuses definitions whose digest differs from the committed one, so a later edit of a sealed
-family (or of anything that renders it) shows as a changed hash in review.
+declarations) at the canonical seed and size, as canonical JSON; a call-only set's are its
+call families and cases. A run of a sealed set refuses definitions whose digest differs
+from the committed one, so a later edit of a sealed family (or of anything that renders it)
+shows as a changed hash in review.
 
 Protocol: nobody runs a sealed set, or looks at a case's outcome on it, while working on the
 defences it judges. The lead reads it once, at the end, with `capture bench redteam --split
@@ -45,6 +50,7 @@ from bench.redteam import (
     sealed2_memory,
     sealed3_calls,
     sealed3_memory,
+    sealed4_calls,
     sealed_calls,
     sealed_memory,
 )
@@ -56,9 +62,10 @@ CANONICAL_PER_FAMILY = 12
 
 @dataclass(frozen=True)
 class SealedSet:
-    """One sealed set: its memory and call modules, and where its digest is committed."""
+    """One sealed set: its memory module (None for a call-only set), its call module, and
+    where its digest is committed."""
 
-    memory: ModuleType
+    memory: ModuleType | None
     calls: ModuleType
     hash_file: Path
 
@@ -69,6 +76,7 @@ SETS: dict[str, SealedSet] = {
                          Path(__file__).with_name("sealed2.sha256")),
     "sealed3": SealedSet(sealed3_memory, sealed3_calls,
                          Path(__file__).with_name("sealed3.sha256")),
+    "sealed4": SealedSet(None, sealed4_calls, Path(__file__).with_name("sealed4.sha256")),
 }
 
 
@@ -82,19 +90,21 @@ def definitions_name(name: str) -> str:
 
 def definitions(name: str, seed: int = CANONICAL_SEED,
                 per_family: int = CANONICAL_PER_FAMILY) -> dict[str, Any]:
-    """The set's families and the cases they generate, as plain JSON values."""
+    """The set's families and the cases they generate, as plain JSON values (a call-only
+    set has no `memory` part)."""
     s = SETS[name]
-    return {
-        "memory": {
+    out: dict[str, Any] = {}
+    if s.memory is not None:
+        out["memory"] = {
             "families": s.memory.FAMILIES,
             "channels": {f: list(c) for f, c in s.memory.CHANNELS.items()},
             "cases": [dataclasses.asdict(c) for c in s.memory.cases(seed, per_family)],
-        },
-        "call": {
-            "families": s.calls.FAMILIES,
-            "cases": [dataclasses.asdict(c) for c in s.calls.cases(seed, per_family)],
-        },
+        }
+    out["call"] = {
+        "families": s.calls.FAMILIES,
+        "cases": [dataclasses.asdict(c) for c in s.calls.cases(seed, per_family)],
     }
+    return out
 
 
 def definition_bytes(name: str) -> bytes:

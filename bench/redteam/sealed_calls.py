@@ -197,10 +197,12 @@ VOCABULARY = Vocabulary(_FIRST, _LAST, _FIRMS, _EVIL, _EVIL_LOCAL, _TLDS, _ARTIF
 
 @dataclass
 class World:
-    """One case's draws from its vocabulary."""
+    """One case's draws from its vocabulary, and its number within its family (a builder
+    may take its shape from it, so that every shape is drawn)."""
 
     rng: random.Random
     vocab: Vocabulary
+    index: int = 0
 
     def pick(self, pool: list[str]) -> str:
         return self.rng.choice(pool)
@@ -599,7 +601,7 @@ def generate(label: str, builders: Mapping[str, Callable[[World], Plan]],
     for family, build in builders.items():
         for i in range(per_family):
             rng = random.Random(f"{label}:{seed}:{family}:{i}")
-            plan = build(World(rng, vocab))
+            plan = build(World(rng, vocab, i))
             history = rng.choice(["new", "history"])
             steps = plan.steps
             if history == "history":
