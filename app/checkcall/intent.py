@@ -92,6 +92,11 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "schedule": ("schedul", "planifi", "program", "plan", "agend"),
     "set": ("set", "configur", "defin", "stell", "impost"),
     "assign": ("assign", "attribu", "asign", "zuweis", "assegn", "atribu"),
+    "empty": ("empty", "emptie", "clear", "purg", "vider", "vaciar", "leer", "svuot", "esvazi"),
+    "authorize": ("authori", "allow", "consent", "grant", "autoris", "autoriz", "erlaub",
+                  "zulass", "genehmig"),
+    "authorise": ("authori", "allow", "consent", "grant", "autoris", "autoriz", "erlaub",
+                  "zulass", "genehmig"),
 }
 _OBJECT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "2fa": ("2fa", "two-factor", "two factor", "2-factor", "mfa", "multi-factor",
@@ -108,9 +113,15 @@ _OBJECT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "account": ("account", "compte", "cuenta", "konto", "conto", "conta"),
     "user": ("user", "utilisateur", "usuario", "benutzer", "utente", "usuário"),
     "money": ("money", "fund", "argent", "dinero", "geld", "soldi", "dinheiro", "eur", "usd"),
+    "trash": ("trash", "bin", "recycle", "deleted items", "corbeille", "papelera",
+              "papierkorb", "cestino", "lixeira"),
+    "alerts": ("alert", "notif", "e-mail me when", "email me when", "warn"),
 }
+# Words of a tool's name that name neither an action nor its object: articles, particles
+# ("sign_in": the object is "sign", not the "in" of any sentence), API filler.
 _STOP = frozenset({"a", "an", "the", "my", "all", "to", "of", "for", "and", "or", "by", "new",
-                   "tool", "api", "do", "run", "v1", "v2"})
+                   "tool", "api", "do", "run", "v1", "v2", "in", "on", "off", "up", "out",
+                   "at", "with", "from", "into", "as"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 

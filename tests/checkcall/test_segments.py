@@ -173,6 +173,26 @@ class TestActions:
         assert add is not None
         assert not add.verb.search("the address book")
 
+    def test_a_particle_in_the_name_is_not_the_object(self) -> None:
+        action = action_of("approve_sign_in")
+        assert action is not None
+        assert action.obj is not None
+        assert not action.obj.search("Deal with whatever is waiting in my security centre.")
+        assert action.obj.search("Sign-in request from a new device")
+
+    @pytest.mark.parametrize(
+        ("tool", "words"),
+        [
+            ("empty_trash", "Clear out the bin, it is full."),
+            ("authorize_app", "Allow the scanner app to read my mail."),
+            ("set_login_alerts", "Stop the notification e-mails about new devices."),
+        ],
+    )
+    def test_more_actions_are_named(self, tool: str, words: str) -> None:
+        action = action_of(tool)
+        assert action is not None
+        assert action.wide.search(words) or (action.obj and action.obj.search(words))
+
     def test_a_declarations_opening_verb_names_the_action(self) -> None:
         assert action_of("channel_exit_tool") is None
         action = action_of("channel_exit_tool", "leave channel")
