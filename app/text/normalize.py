@@ -422,7 +422,14 @@ def sink_values(
         hidden = isinstance(atom, str) and has_invisible(atom)
         if isinstance(atom, str):
             atom = canonical(atom)
-        if isinstance(atom, str) and hint in (ValueKind.email, "auto") and "," in atom:
+        # A list of addresses splits at its commas; an amount's thousands ("1,260.50 EUR")
+        # do not.
+        if (
+            isinstance(atom, str)
+            and hint in (ValueKind.email, "auto")
+            and "," in atom
+            and normalize_amount(atom) is None
+        ):
             parts: list[str | int | float] = [p for p in _LIST_SPLIT.split(atom) if p.strip()]
         else:
             parts = [atom]
@@ -528,6 +535,11 @@ def matcher(kind: ValueKind, normalized: str) -> re.Pattern[str]:
     if kind == ValueKind.amount:
         return re.compile(_amount_pattern(normalized))
     if kind == ValueKind.id:
+        digits = re.sub(r"[\s\-./]", "", normalized)
+        if digits.isdigit() and len(digits) >= LONG_NUMBER_DIGITS - 1:
+            # A sort code or reference of digits: grouped the way the writer likes.
+            body = r"[\s\-./]?".join(digits)
+            return re.compile(rf"(?<![\w\-]){body}(?![\w\-])")
         return re.compile(rf"(?<![\w\-]){re.escape(normalized)}(?![\w\-])", re.IGNORECASE)
     words = normalized.split(" ")
     body = r"[\W_]+".join(re.escape(w) for w in words)
@@ -535,15 +547,72 @@ def matcher(kind: ValueKind, normalized: str) -> re.Pattern[str]:
 
 
 def _amount_pattern(normalized: str) -> str:
+    """An amount as people write it: grouped with commas, spaces or apostrophes and a
+    decimal point ("1,260.50"), grouped with points and a decimal comma ("1.260,50"), in
+    thousands with a "k" ("1.2k", "1,2k"), in English words ("seven hundred and twenty"),
+    and a long whole number (an account number) grouped any way ("7001 2345")."""
     sign = "-" if normalized.startswith("-") else ""
     integer, _, fraction = normalized.lstrip("-").partition(".")
     groups = []
     head = len(integer) % 3 or 3
     groups.append(integer[:head])
     groups.extend(integer[i : i + 3] for i in range(head, len(integer), 3))
-    int_pattern = r"[,\s'’]?".join(re.escape(g) for g in groups)
-    frac_pattern = rf"\.{re.escape(fraction)}0*" if fraction else r"(?:\.0+)?"
-    return rf"(?<![\d.,]){re.escape(sign)}{int_pattern}{frac_pattern}(?![\d]|[.,]\d)"
+    point = r"[,\s'’]?".join(re.escape(g) for g in groups)
+    point += rf"\.{re.escape(fraction)}0*" if fraction else r"(?:\.0+)?"
+    comma = r"[.\s'’]?".join(re.escape(g) for g in groups)
+    comma += rf",{re.escape(fraction)}0*" if fraction else r"(?:,0+)?"
+    forms = [point, comma]
+    thousands = Decimal(normalized.lstrip("-")) / 1000
+    if thousands >= 1 and thousands == round(thousands, 2):
+        short = format(thousands.normalize(), "f")
+        forms.append(r"[.,]".join(re.escape(p) for p in short.split(".")) + r"\s?[kK]")
+    if not fraction and len(integer) >= LONG_NUMBER_DIGITS:
+        forms.append(r"[\s\-.]?".join(integer))
+    numeric = rf"(?<![\d.,]){re.escape(sign)}(?:{'|'.join(forms)})(?![\d]|[.,]\d)"
+    spoken = _spoken_number(int(integer)) if not fraction and not sign else None
+    return f"{numeric}|(?i:{_NOT_AFTER_NUMBER}{spoken}{_NOT_BEFORE_NUMBER})" if spoken else numeric
+
+
+# A whole number of this many digits or more is an account or reference number as often as
+# an amount: its digits match grouped any way.
+LONG_NUMBER_DIGITS = 6
+_UNITS = [
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen",
+]
+_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_SPOKEN_BELOW = 1_000_000
+_NUMBER_WORD = "|".join([*_UNITS, *_TENS[2:], "hundred", "thousand", "million", "billion"])
+# Words of a larger number around it: "seven hundred and twenty" is not 720 inside "two
+# thousand seven hundred and twenty thousand".
+_NOT_AFTER_NUMBER = (
+    r"(?<![\w-])(?<!hundred )(?<!thousand )(?<!hundred and )(?<!thousand and )(?<!ty-)(?<!ty )"
+)
+_NOT_BEFORE_NUMBER = rf"(?![\w-]|[\s\-]+(?:and[\s\-]+)?(?:{_NUMBER_WORD})\b)"
+
+
+def _number_words(n: int) -> list[str]:
+    if n < 20:
+        return [_UNITS[n]]
+    if n < 100:
+        return [_TENS[n // 10]] + ([_UNITS[n % 10]] if n % 10 else [])
+    if n < 1000:
+        return [_UNITS[n // 100], "hundred"] + (_number_words(n % 100) if n % 100 else [])
+    return _number_words(n // 1000) + ["thousand"] + (
+        _number_words(n % 1000) if n % 1000 else []
+    )
+
+
+def _spoken_number(n: int) -> str | None:
+    """A pattern of `n` in English words ("two thousand and fifty", "ninety-five", "a
+    hundred"), or None outside 1 to 999,999."""
+    if not 0 < n < _SPOKEN_BELOW:
+        return None
+    words = _number_words(n)
+    joint = r"(?:[\s\-]+(?:and[\s\-]+)?)"
+    first = "(?:one|a)" if words[0] == "one" and len(words) > 1 else re.escape(words[0])
+    return joint.join([first, *(re.escape(w) for w in words[1:])])
 
 
 def needle(kind: ValueKind, normalized: str) -> str:
