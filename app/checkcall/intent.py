@@ -27,6 +27,7 @@ from typing import Any
 from app.checkcall.provenance import EventRecord
 from app.checkcall.segments import Label, sentences
 from app.text.normalize import canonical, skeleton
+from app.text.voice import in_unread_language
 
 # Each action word of a tool name, and how it is written in the languages the extractor
 # reads (word stems, matched at a word start).
@@ -335,7 +336,9 @@ def unrequested_action(
     argument values), when the user's own words never speak of the action (its verb or its
     object) nor name any of those values; empty otherwise. Unlike `injected_action` this
     needs no request in the untrusted text: a side effect the user never asked for, that
-    only someone else's text speaks of, is the user's to confirm however it is worded."""
+    only someone else's text speaks of, is the user's to confirm however it is worded. A
+    sentence in a language the service does not read may speak of anything: in someone
+    else's text it counts as speaking of the call, in the user's own words as asking."""
     action = action_of(tool_name, hint)
     if action is None:
         return []
@@ -356,12 +359,22 @@ def unrequested_action(
             continue
         text = skeleton(canonical(event.text))
         if event.origin == "user":
-            if speaks_of(_own_words(text, analysis.regions), verb=True):
+            own = _own_words(text, analysis.regions)
+            # Words the service cannot read may ask for anything. A turn written wholly in
+            # such a language is the user's own message (the voice split reads it as
+            # someone else's, as it reads no word of it); beside the user's readable words
+            # it is a passage they pasted.
+            wholly_unread = not any(c.isalpha() for c in own) and in_unread_language(text)
+            if speaks_of(own, verb=True) or wholly_unread:
                 return []
             pasted = [text[s:e] for s, e, label in analysis.regions if label == Label.pasted]
-            if event.in_session and any(speaks_of(p, verb=False) for p in pasted):
+            if event.in_session and any(
+                speaks_of(p, verb=False) or in_unread_language(p) for p in pasted
+            ):
                 spoken.append(event.id)
-        elif event.in_session and speaks_of(text, verb=False):
+        elif event.in_session and (
+            speaks_of(text, verb=False) or in_unread_language(event.text)
+        ):
             spoken.append(event.id)
     return spoken
 

@@ -233,14 +233,41 @@ def _comment_spans(text: str) -> Iterator[Span]:
 
 
 def _unread_language_spans(text: str) -> Iterator[Span]:
-    """Sentences in a language the service does not read."""
+    """Sentences in a language the service does not read: mostly letters of another script
+    than Latin (Cyrillic, Greek, Arabic, Hebrew, Devanagari, Thai, Han, Hangul, Kana …), or
+    Latin-script words of a language it does not read."""
     unread, read = _language_words()
     for m in _SENTENCE.finditer(text):
+        if _other_script(m.group()):
+            yield m.span()
+            continue
         words = {w.lower() for w in _WORD.findall(m.group())}
         own_language = len(words & read)
         if any(len(words & vocab) >= 2 and len(words & vocab) > own_language
                for vocab in unread.values()):
             yield m.span()
+
+
+# A sentence is in another script when this share of its letters is not Latin: a lookalike
+# or two inside a Latin word (an obfuscated address) stays far below it.
+_OTHER_SCRIPT_SHARE = 0.4
+_MIN_LETTERS = 4
+
+
+def _other_script(sentence: str) -> bool:
+    if sentence.isascii():
+        return False
+    letters = [c for c in sentence if c.isalpha()]
+    if len(letters) < _MIN_LETTERS:
+        return False
+    other = sum(1 for c in letters if not c.isascii() and "LATIN" not in unicodedata.name(c, ""))
+    return other >= _OTHER_SCRIPT_SHARE * len(letters)
+
+
+def in_unread_language(text: str) -> bool:
+    """Whether some sentence of `text` is in a language the service does not read."""
+    folded, _ = _folded(text)
+    return next(_unread_language_spans(folded), None) is not None
 
 
 def _learned_spans(text: str) -> list[Span]:
