@@ -530,8 +530,9 @@ def matcher(kind: ValueKind, normalized: str) -> re.Pattern[str]:
         body = r"[\s\-.]{0,2}".join(re.escape(c) for c in normalized)
         return re.compile(rf"(?<![A-Za-z0-9]){body}(?![A-Za-z0-9])", re.IGNORECASE)
     if kind == ValueKind.phone:
-        body = r"[\s().\-]*".join(normalized)
-        return re.compile(rf"(?<!\d){body}(?!\d)")
+        forms = [normalized, *_national_forms(normalized)]
+        body = "|".join(r"[\s().\-]*".join(form) for form in forms)
+        return re.compile(rf"(?<!\d)(?:{body})(?!\d)")
     if kind == ValueKind.amount:
         return re.compile(_amount_pattern(normalized))
     if kind == ValueKind.id:
@@ -544,6 +545,41 @@ def matcher(kind: ValueKind, normalized: str) -> re.Pattern[str]:
     words = normalized.split(" ")
     body = r"[\W_]+".join(re.escape(w) for w in words)
     return re.compile(rf"(?<!\w){body}(?!\w)", re.IGNORECASE)
+
+
+# Country codes whose numbers are written at home with a trunk prefix in place of the code
+# ("+44 117 496 0341" is "0117 496 0341"), with the national number's length where it is
+# fixed; NANP numbers drop the "1".
+_TRUNK: dict[str, tuple[str, int | None]] = {
+    "1": ("", 10), "44": ("0", 10), "33": ("0", 9), "49": ("0", None), "31": ("0", 9),
+    "32": ("0", None), "41": ("0", 9), "43": ("0", None), "46": ("0", None), "61": ("0", 9),
+    "64": ("0", None), "353": ("0", None), "27": ("0", 9),
+}
+_MIN_NATIONAL_DIGITS = 8
+
+
+def _national_forms(digits: str) -> list[str]:
+    """How an international number (digits after "+" or "00") is written inside its own
+    country, and how a national one with a trunk zero is written from abroad."""
+    out = [
+        code + digits[1:]
+        for code, (trunk, length) in _TRUNK.items()
+        if trunk == "0"
+        and digits.startswith("0")
+        and not digits.startswith("00")
+        and len(digits) - 1 >= _MIN_NATIONAL_DIGITS
+        and (length is None or len(digits) - 1 == length)
+    ]
+    for international in (digits, digits[2:] if digits.startswith("00") else ""):
+        for code, (trunk, length) in _TRUNK.items():
+            rest = international[len(code):]
+            if (
+                international.startswith(code)
+                and len(rest) >= _MIN_NATIONAL_DIGITS
+                and (length is None or len(rest) == length)
+            ):
+                out.append(trunk + rest)
+    return out
 
 
 def _amount_pattern(normalized: str) -> str:
