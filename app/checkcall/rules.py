@@ -22,6 +22,10 @@ Rules, in the order they are tried for one sink value (docs/checkcall.md has exa
   R7 ask    value_from_untrusted_channel an external sink, from non-user channels only
   R8 ask    value_unsourced_external     an external sink, found nowhere
   R9 allow  value_internal               a sink that does not leave the user
+  R10 ask   value_names_another_party    an id picked from a record whose line names a
+                                         party (name and address) that this session's
+                                         records, or the user, give with another address
+                                         (a look-alike sender); replaces R5 or R9
 Content entities (names, addresses inside a body or title) deny by R3
 (`content_from_injected_instruction`, `content_from_quarantined_memory`); an address
 (e-mail, IBAN, URL) in the content of an external send that only a non-user channel
@@ -125,6 +129,11 @@ RULES: dict[str, tuple[Effect, str]] = {
         "R8: the value goes out and appears nowhere the user could have meant",
     ),
     "value_internal": (Effect.allow, "R9: the sink does not leave the user"),
+    "value_names_another_party": (
+        Effect.ask,
+        "R10: the id's record names a party whose name also comes with another address in "
+        "this session's records or the user's words",
+    ),
     "content_from_injected_instruction": (
         Effect.deny,
         "R3: content names a value found only in an injected instruction",

@@ -25,6 +25,7 @@ from app.checkcall.declaration import (
     over_read_entry,
 )
 from app.checkcall.intent import injected_action, unrequested_action
+from app.checkcall.parties import another_party
 from app.checkcall.policy import (
     Risk,
     SideEffect,
@@ -222,6 +223,11 @@ def carried_out(
     ]
 
 
+# Verdicts under which an id picked from a record goes through: the id still stands for the
+# party its record line names.
+_ID_PASSES = frozenset({"value_internal", "value_from_requested_record"})
+
+
 def reads_declaration(named: ToolSpec | None) -> bool:
     """Whether a declaration of the tool counts: the policy file does not name the tool,
     names it only by a pattern, or names it as a read."""
@@ -354,6 +360,8 @@ def check_call(
         for value, sink in values:
             sources = trace(value, evidence, allowlist)
             code = judge_value(value, sink, sources, outbound=outbound)
+            if code in _ID_PASSES and another_party(value, session_events):
+                code = "value_names_another_party"
             verdicts.append(ValueVerdict(value, sink, sources, code))
         # Whose idea the call is matters where its values decide nothing against it: an
         # action only an untrusted channel asked for is asked about however its arguments
