@@ -48,7 +48,7 @@ from app.gate import service as gate_service
 from app.gate.policies import get_policy
 from app.ledger import channel_guard
 from app.ledger import service as ledger_service
-from app.models import Event, GateState, Tenant
+from app.models import Event, GateState
 from app.models.base import utcnow
 from app.models.enums import EventStatus
 from app.notifications import service as notifications
@@ -131,10 +131,10 @@ def _process_pending(
     """Under the user's gate-state lock, process the first `limit` (all when None) of the
     user's pending events up to `event_id`, in order, appending to `outcomes`. Returns
     whether `event_id` is no longer pending afterwards."""
-    event = events_repository.event_by_id(db, event_id)
-    if event is None or event.status != EventStatus.pending.value:
+    found = events_repository.event_with_tenant(db, event_id)
+    if found is None or found[0].status != EventStatus.pending.value:
         return True  # gone, or already processed by an earlier delivery
-    tenant = db.get(Tenant, event.tenant_id)
+    event, tenant = found
     policy = get_policy(policy_name or (tenant.admission_policy if tenant else None)
                         or get_settings().admission_policy)
     state = gate_service.lock_state(db, event.tenant_id, event.user_id, policy)

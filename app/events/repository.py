@@ -11,7 +11,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
 from app.core.pagination import Key, after
-from app.models import AgentSession, Decision, Event, HypothesisRow, NodeVersion, User
+from app.models import AgentSession, Decision, Event, HypothesisRow, NodeVersion, Tenant, User
 from app.models.enums import EventStatus
 
 
@@ -29,6 +29,22 @@ def get_or_create_user(db: Session, tenant_id: uuid.UUID, external_id: str) -> U
     )
     assert user is not None
     return user
+
+
+def get_or_create_user_and_session(
+    db: Session, tenant_id: uuid.UUID, user_external_id: str, session_external_id: str
+) -> tuple[User, AgentSession]:
+    """The user and session, created when missing; one statement when both exist."""
+    row = db.execute(
+        select(User, AgentSession)
+        .join(AgentSession, (AgentSession.user_id == User.id)
+              & (AgentSession.external_id == session_external_id))
+        .where(User.tenant_id == tenant_id, User.external_id == user_external_id)
+    ).first()
+    if row is not None:
+        return row.User, row.AgentSession
+    user = get_or_create_user(db, tenant_id, user_external_id)
+    return user, get_or_create_session(db, user, session_external_id)
 
 
 def find_user(db: Session, tenant_id: uuid.UUID, external_id: str) -> User | None:
@@ -87,6 +103,15 @@ def get_event(db: Session, tenant_id: uuid.UUID, event_id: uuid.UUID) -> Event |
 
 def event_by_id(db: Session, event_id: uuid.UUID) -> Event | None:
     return db.get(Event, event_id)
+
+
+def event_with_tenant(db: Session, event_id: uuid.UUID) -> tuple[Event, Tenant | None] | None:
+    """The event and its tenant in one statement."""
+    row = db.execute(
+        select(Event, Tenant).outerjoin(Tenant, Tenant.id == Event.tenant_id)
+        .where(Event.id == event_id)
+    ).first()
+    return None if row is None else (row.Event, row.Tenant)
 
 
 def pending_up_to(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import time
 import uuid
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -56,13 +57,16 @@ def create_event(db: Session, principal: Principal, body: EventCreate, trace_id:
         existing = repository.by_idempotency_key(db, principal.tenant_id, body.idempotency_key)
         if existing is not None:
             return Accepted(_same_or_conflict(db, existing, body, text_hash), duplicate=True)
-    user = repository.get_or_create_user(db, principal.tenant_id, body.user_id)
-    session = repository.get_or_create_session(db, user, body.session_id)
+    user, session = repository.get_or_create_user_and_session(
+        db, principal.tenant_id, body.user_id, body.session_id
+    )
     recorder = spans.SpanRecorder(
         db, tenant_id=principal.tenant_id, trace_id=trace_id, user_id=user.id, session_id=session.id
     )
     try:
-        with db.begin_nested(), recorder.span(spans.CREATE_MEMORY, kind="server") as attrs:
+        # A savepoint only where an idempotency key can conflict (the IntegrityError below).
+        nested = db.begin_nested() if body.idempotency_key else nullcontext()
+        with nested, recorder.span(spans.CREATE_MEMORY, kind="server") as attrs:
             event = Event(
                 id=uuid.uuid4(),
                 tenant_id=principal.tenant_id,
@@ -91,10 +95,10 @@ def create_event(db: Session, principal: Principal, body: EventCreate, trace_id:
                 }
             )
     except IntegrityError:
+        if not body.idempotency_key:
+            raise
         # A concurrent request with the same idempotency key won the race.
-        existing = repository.by_idempotency_key(
-            db, principal.tenant_id, body.idempotency_key or ""
-        )
+        existing = repository.by_idempotency_key(db, principal.tenant_id, body.idempotency_key)
         if existing is None:
             raise
         return Accepted(_same_or_conflict(db, existing, body, text_hash), duplicate=True)

@@ -145,15 +145,6 @@ def add_edge(
     )
 
 
-def bump_retrieval_counts(db: Session, node_ids: Sequence[uuid.UUID]) -> None:
-    if node_ids:
-        db.execute(
-            update(Node)
-            .where(Node.id.in_(node_ids))
-            .values(retrieval_count=Node.retrieval_count + 1)
-        )
-
-
 def open_question(db: Session, node_id: uuid.UUID) -> uuid.UUID | None:
     """A pending or deferred question about the node, if any."""
     return db.scalar(
