@@ -130,11 +130,13 @@ class Action:
     """A tool's action: its verb pattern, its object pattern (when it names one), and the
     imperative form of the verb (opening a sentence, or after "you must", ...)."""
 
-    __slots__ = ("imperative", "obj", "passive", "verb", "wide")
+    __slots__ = ("additive", "imperative", "obj", "passive", "verb", "wide")
 
     def __init__(
         self, verb_stems: tuple[str, ...], objects: tuple[str, ...], made: tuple[str, ...] = ()
     ) -> None:
+        # Creating something new (an entry, a draft) changes nothing that exists.
+        self.additive = verb_stems == _SYNONYMS["create"] or verb_stems == _SYNONYMS["add"]
         body = _stems_body(verb_stems)
         wide = "|".join(filter(None, (body, _stems_body(made))))
         self.verb = re.compile(rf"(?<!\w)(?:{body})", re.IGNORECASE)
@@ -330,6 +332,8 @@ def unrequested_action(
     args: dict[str, Any],
     session_events: list[EventRecord],
     hint: str | None = None,
+    *,
+    reaches_out: bool = True,
 ) -> list[uuid.UUID]:
     """The events of this session in which text the user did not write speaks of the call
     (the action's object, its verb where the name has no object, or one of the call's
@@ -338,9 +342,12 @@ def unrequested_action(
     needs no request in the untrusted text: a side effect the user never asked for, that
     only someone else's text speaks of, is the user's to confirm however it is worded. A
     sentence in a language the service does not read may speak of anything: in someone
-    else's text it counts as speaking of the call, in the user's own words as asking."""
+    else's text it counts as speaking of the call, in the user's own words as asking.
+    `reaches_out`: some value of the call goes to a party outside the user."""
     action = action_of(tool_name, hint)
-    if action is None:
+    # Adding an entry to the user's own data that reaches nobody (the booking the user asked
+    # for, put in their calendar) is a follow-up the agent may make unasked.
+    if action is None or (action.additive and not reaches_out):
         return []
     values = [v for v in _leaves(args) if len(v) >= _MIN_VALUE_CHARS]
 

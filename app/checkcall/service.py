@@ -386,7 +386,13 @@ def check_call(
                 injected_action(body.tool.name, session_events, hint) if judged_action else ()
             ),
             unrequested_action=(
-                unrequested_action(body.tool.name, body.tool.args, session_events, hint)
+                unrequested_action(
+                    body.tool.name,
+                    body.tool.args,
+                    session_events,
+                    hint,
+                    reaches_out=any(v.external for v in verdicts),
+                )
                 if judged_action
                 else ()
             ),
