@@ -337,8 +337,8 @@ def unrequested_action(
 ) -> list[uuid.UUID]:
     """The events of this session in which text the user did not write speaks of the call
     (the action's object, its verb where the name has no object, or one of the call's
-    argument values), when the user's own words never speak of the action (its verb or its
-    object) nor name any of those values; empty otherwise. Unlike `injected_action` this
+    argument values), when the user's own words never speak of it in the same way; empty
+    otherwise. Unlike `injected_action` this
     needs no request in the untrusted text: a side effect the user never asked for, that
     only someone else's text speaks of, is the user's to confirm however it is worded. A
     sentence in a language the service does not read may speak of anything: in someone
@@ -351,11 +351,13 @@ def unrequested_action(
         return []
     values = [v for v in _leaves(args) if len(v) >= _MIN_VALUE_CHARS]
 
-    def speaks_of(text: str, *, verb: bool) -> bool:
+    # The verb alone says little ("the latest updates", "a new file was created"): where the
+    # name has an object, the object or a value of the call must be there.
+    def speaks_of(text: str) -> bool:
         folded = text.casefold()
         return (
             (action.obj is not None and action.obj.search(text) is not None)
-            or ((verb or action.obj is None) and action.wide.search(text) is not None)
+            or (action.obj is None and action.wide.search(text) is not None)
             or any(v in folded for v in values)
         )
 
@@ -372,15 +374,15 @@ def unrequested_action(
             # someone else's, as it reads no word of it); beside the user's readable words
             # it is a passage they pasted.
             wholly_unread = not any(c.isalpha() for c in own) and in_unread_language(text)
-            if speaks_of(own, verb=True) or wholly_unread:
+            if speaks_of(own) or wholly_unread:
                 return []
             pasted = [text[s:e] for s, e, label in analysis.regions if label == Label.pasted]
             if event.in_session and any(
-                speaks_of(p, verb=False) or in_unread_language(p) for p in pasted
+                speaks_of(p) or in_unread_language(p) for p in pasted
             ):
                 spoken.append(event.id)
         elif event.in_session and (
-            speaks_of(text, verb=False) or in_unread_language(event.text)
+            speaks_of(text) or in_unread_language(event.text)
         ):
             spoken.append(event.id)
     return spoken
