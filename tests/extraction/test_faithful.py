@@ -62,7 +62,8 @@ def test_the_learned_lexicon_supports_a_value_by_its_words() -> None:
 
 
 def test_a_typo_the_repair_leaves_still_supports_its_value() -> None:
-    support = ValueSupport({("music_genre", "classical"): frozenset({"orchestral", "harp"})})
+    support = ValueSupport({("music_genre", "classical"): frozenset({"orchestral", "harp"})},
+                           {"music_genre": frozenset({"piece"})})
     assert support.supports("orchestrl pieces, please", "music_genre", "classical")
     assert not support.supports("a carp pond", "music_genre", "classical")  # short: exact
     # A weak cue followed by a word the encoder does not know is not describing it.
