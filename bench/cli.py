@@ -341,13 +341,20 @@ ExtractorOption = Annotated[
 def nearmiss_command(
     out: Annotated[Path, typer.Option("--out", help="Output directory.")],
     extractor: ExtractorOption = None,
+    statements: Annotated[
+        str, typer.Option("--set", help="eval: the evaluation statements (nearmiss.yaml); "
+                          "dev: the development statements (nearmiss_dev.yaml).")
+    ] = "eval",
 ) -> None:
-    """Write the authored near-miss statements (bench/reader/data/nearmiss.yaml) to the service
-    with the extractor as its reader and report how often a claim it read asserts a value
-    the user did not say; writes results.json and results.md to OUT."""
+    """Write the authored near-miss statements (bench/reader/data/nearmiss.yaml, or with
+    --set dev nearmiss_dev.yaml) to the service with the extractor as its reader and report
+    how often a claim it read asserts a value the user did not say; writes results.json and
+    results.md to OUT."""
     from bench.reader import nearmiss
 
-    results = nearmiss.run(out, extractor)
+    if statements not in nearmiss.SETS:
+        raise typer.BadParameter(f"--set is one of {', '.join(nearmiss.SETS)}")
+    results = nearmiss.run(out, extractor, statements)
     print((out / "results.md").read_text())
     print(json.dumps({"out": str(out), "unsaid_value_rate":
                       results["overall"]["unsaid_value_rate"]}))

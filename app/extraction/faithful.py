@@ -29,8 +29,8 @@ lower-cased words only: no model, a few regex searches per claim.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -40,7 +40,7 @@ from app.domain.claims import Extraction, Hypothesis
 from app.extraction.deterministic import states_preference
 from app.extraction.open_claims import is_open_subject, open_hypothesis
 from app.extraction.spelling import edit_distance, encoder_vocabulary
-from app.extraction.taxonomy import DIMENSIONS, compile_cues
+from app.extraction.taxonomy import DIMENSIONS, compile_cues, find_scopes
 
 VALUE_SUPPORT = Path(__file__).parent / "value_support.yaml"
 WORD = re.compile(r"[a-z0-9]+(?:[+#]+|'[a-z]+)?")
@@ -61,6 +61,52 @@ FUNCTION_WORDS = frozenset((
     "will", "with", "would", "you", "your", "yours", "one", "ones", "going", "instead", "today",
     "anymore", "thanks", "thank", "still", "every", "ever", "everywhere",
 ))
+# Words that may follow a value's name without making it a modifier of some other noun
+# ("tables work best", "Rust yesterday", "economy rather than business"): verb forms and
+# adverbs that follow a subject, and words that close or join a clause. A noun there is
+# what the word describes ("economy cars", "formal dinners", "bullet journal").
+PREDICATES = frozenset((
+    "work", "works", "worked", "working", "sound", "sounds", "sounded", "suit", "suits",
+    "suited", "fit", "fits", "help", "helps", "helped", "make", "makes", "made", "feel",
+    "feels", "felt", "seem", "seems", "seemed", "look", "looks", "read", "reads", "win",
+    "wins", "rule", "rules", "rock", "rocks", "beat", "beats", "stay", "stays", "again",
+    "all", "always", "never", "rather", "without", "except", "including", "plus", "last",
+    "next", "yesterday", "tomorrow", "tonight", "lately", "recently", "anyway", "though",
+    "tho", "ok", "okay", "fine", "best", "better", "first", "forward", "from", "going",
+    "may", "might", "must", "shall", "can", "could", "would", "should", "will", "won't",
+    "wins", "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "do",
+    "does", "did", "don't", "doesn't", "isn't", "aren't", "wasn't", "gets", "got", "goes",
+    "went", "keeps", "kept", "really", "definitely", "mostly", "usually", "generally",
+    "please", "pls", "plz", "thanks", "lol", "huh", "tbh", "haha", "yes", "yeah", "also",
+    "too", "either", "neither", "nor", "but", "and", "or", "if", "when", "whenever", "unless",
+    "instead", "only", "just", "mainly", "otherwise", "wherever", "whatever", "every",
+    "suffice", "suffices", "sufficed", "lowkey",
+))
+_CONNECTIVES = FUNCTION_WORDS | PREDICATES
+# A preposition after an ambiguous word (a weak cue, the dimension's polar word, a learned
+# word) attaches it to the noun that follows: "comments on my essay", "references in my
+# papers" are about the essay and the papers.
+ATTACHING = frozenset((
+    "in", "on", "at", "under", "from", "of", "about", "into", "onto", "across", "within",
+    "inside", "below", "beneath", "underneath", "around", "near", "beside",
+))
+# A preposition before a weak cue makes it an adjunct of whatever the clause is about ("I
+# read in the evening", "deep work before noon"): it names the value only where the clause
+# names the dimension ("meetings in the evening").
+ADJUNCT = frozenset(("in", "on", "at", "during", "before", "after", "around", "by", "until",
+                     "through", "throughout", "every", "of"))
+_SENTENCE = re.compile(r"[^.!?;]+")
+# Where every dimension's preference applies: the assistant's answers ("citations on
+# everything in your responses", "tabular summaries").
+OUTPUTS = frozenset(("answer", "response", "reply", "summary", "output", "explanation",
+                     "message", "exchange", "conversation", "chat"))
+# Words a preposition's object may open with before its noun ("on everything", "in all of").
+# A scope phrase that narrows a preference opens with one of these ("in code reviews", "for
+# workouts"); a bare scope noun ("a thorough code review") is the thing a value describes.
+_SCOPE_LEADS = re.compile(r"(?:in|for|during|at|on|with|when|while|inside|within|about)\b")
+_DETERMINERS = frozenset(("everything", "anything", "each", "every", "all", "any", "both"))
+# The last stretch of a clause before a word: its preposition, if any, governs the word.
+_CLAUSE_STOP = re.compile(r"[,:;.!?()\[\]\u2014\u2013]|\s-+\s|->")
 ABSTAIN_UNSUPPORTED = "value_not_said"
 TYPO_MIN_CHARS = 5  # shorter lexicon entries are matched exactly: one edit makes another word
 
@@ -81,6 +127,15 @@ def stem(word: str) -> str:
     return word
 
 
+def tokens(low: str) -> list[tuple[str, int, int]]:
+    """(stem, start, end) of each word, hyphenated compound and pair of neighbouring words
+    of lower-cased `low`."""
+    words = [(stem(m.group()), m.start(), m.end()) for m in WORD.finditer(low)]
+    pairs = [(f"{a} {b}", s, e) for (a, s, _), (b, _, e) in zip(words, words[1:], strict=False)]
+    compounds = [(stem(m.group()), m.start(), m.end()) for m in COMPOUND.finditer(low)]
+    return [*words, *compounds, *pairs]
+
+
 def stems(text: str) -> frozenset[str]:
     """The stems of the text's words and compounds, and of each pair of neighbouring words
     ("before lunch", "source link")."""
@@ -90,19 +145,43 @@ def stems(text: str) -> frozenset[str]:
     return frozenset((*words, *(stem(w) for w in COMPOUND.findall(low)), *pairs))
 
 
-def _stands_alone(pattern: re.Pattern[str], text: str) -> bool:
-    """A match of `pattern` in `text` not followed by a content word: a function word or a
-    word the sentence encoder does not know (a typo the repair left: "rock nsuic") shows
-    no other thing the cue describes."""
+def _stands_alone_at(text: str, end: int) -> bool:
+    """The stretch of `text` ending at `end` is not followed by a content word: a function
+    word or a word the sentence encoder does not know (a typo the repair left: "rock nsuic")
+    shows no other thing the cue describes."""
+    after = _NEXT.match(text, end)
+    if after is None or after.group(1) in FUNCTION_WORDS:
+        return True
+    word = after.group(1)
     vocabulary = encoder_vocabulary()
-    for match in pattern.finditer(text):
-        after = _NEXT.match(text, match.end())
-        if after is None or after.group(1) in FUNCTION_WORDS:
-            return True
-        word = after.group(1)
-        if word not in vocabulary and stem(word) not in vocabulary:
-            return True
-    return False
+    return word not in vocabulary and stem(word) not in vocabulary
+
+
+def follower(text: str, end: int) -> tuple[str, bool] | None:
+    """The word after the stretch ending at `end`, and whether a hyphen joins it to the
+    stretch ("jazz-era"); None at a punctuation mark or the end of the text."""
+    if text[end:end + 1] == "-":
+        joined = _NEXT.match(text, end + 1)
+        return (joined.group(1), True) if joined else None
+    after = re.compile(r"[ \t]*([a-z][a-z']*)").match(text, end)
+    return (after.group(1), False) if after else None
+
+
+def _adverb(word: str) -> bool:
+    """An adverb by its form ("genuinely", "honestly"): it qualifies the clause, not a noun."""
+    return len(word) > 5 and word.endswith("ly")
+
+
+def _scope_at(low: str, end: int, scopes: set[int]) -> bool:
+    """A scope phrase ("in standups", "for workouts") opens right after `end`: it narrows
+    the preference rather than naming what the value describes."""
+    gap = len(low[end:]) - len(low[end:].lstrip(" \t"))
+    return end + gap in scopes
+
+
+def _known(word: str) -> bool:
+    vocabulary = encoder_vocabulary()
+    return word in vocabulary or stem(word) in vocabulary
 
 
 def _one_typo_away(word: str, lexicon: frozenset[str]) -> bool:
@@ -128,6 +207,15 @@ class _DimensionCues:
     # The dimension's and each value's own name, as a settings export writes them.
     name: re.Pattern[str]
     value_names: Mapping[str, re.Pattern[str]]
+    # The nouns of the dimension's own claims ("answers", "code", "meetings", "tables").
+    subjects: frozenset[str]
+    # Stems of the words that weak cues of the dimension match on their own ("french").
+    weak_words: frozenset[str]
+
+    def about(self, word: str) -> bool:
+        """`word` names what the dimension is about ("answers", "playlist", "code")."""
+        return bool(self.context is not None and self.context.fullmatch(word)) or (
+            stem(word) in self.subjects or stem(word) in OUTPUTS)
 
 
 def _identifier(name: str) -> re.Pattern[str]:
@@ -148,8 +236,25 @@ def _compile() -> dict[str, _DimensionCues]:
                           else frozenset()),
             name=_identifier(d.name),
             value_names={v.name: _identifier(v.name) for v in d.values},
+            subjects=frozenset(stem(w) for v in d.values for w in WORD.findall(v.phrase.lower())
+                               if w not in FUNCTION_WORDS),
+            weak_words=frozenset(stem(w) for w in _single_words(
+                c for v in d.values for c in v.weak_cues)),
         )
     return out
+
+
+_LOOKAROUND = re.compile(r"\(\?<?[!=](?:[^()]|\([^()]*\))*\)")
+
+
+def _single_words(fragments: Iterable[str]) -> set[str]:
+    """The words cue fragments match on their own ("french", "rock"), not a phrase's words."""
+    words = set()
+    for fragment in fragments:
+        found = re.findall(r"[a-z]{3,}", _LOOKAROUND.sub("", fragment))
+        if len(found) == 1:
+            words.update(found)
+    return words
 
 
 _CUES = _compile()
@@ -160,31 +265,112 @@ class ValueSupport:
     """The learned lexicon: (dimension, value) → the stems that stand for the value."""
 
     words: Mapping[tuple[str, str], frozenset[str]]
+    # Per dimension, the words its train statements put right after a value's name
+    # ("summaries" in "tabular summaries", "routines" in "yoga routines").
+    followers: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
-    def supports(self, text: str, dimension: str, value: str) -> bool:
-        """The text carries lexical evidence for `value` of `dimension`."""
+    def evidence(self, text: str, dimension: str, value: str) -> list[tuple[int, int, str]]:
+        """(start, end, kind) of each stretch of lower-cased `text` that names `value`."""
         cues = _CUES.get(dimension)
         if cues is None or value not in cues.values:
-            return False
+            return []
         low = text.lower()
         spaced = low.replace("-", " ")  # "month-first" meets the cue "month first"
         own = cues.values[value]
-        if own.strong is not None and (own.strong.search(low) or own.strong.search(spaced)):
-            return True
-        if own.weak is not None and own.weak.search(low) and (
-            (cues.context is not None and cues.context.search(low))
-            or _stands_alone(own.weak, low)
-        ):
-            return True
-        if value in cues.polar_values and cues.polar is not None and cues.polar.search(low):
-            return True
+        found: list[tuple[int, int, str]] = []
+        if own.strong is not None:
+            found += [(m.start(), m.end(), "cue") for t in (low, spaced)
+                      for m in own.strong.finditer(t)]
+        if own.weak is not None:
+            found += [(m.start(), m.end(), "weak") for m in own.weak.finditer(low)]
+        if value in cues.polar_values and cues.polar is not None:
+            found += [(m.start(), m.end(), "polar") for m in cues.polar.finditer(low)]
         if cues.name.search(low) and cues.value_names[value].search(low):
-            return True
+            found.append((0, len(low), "name"))
         learned = self.words.get((dimension, value))
-        if not learned:
+        if learned:
+            for token, start, end in tokens(low):
+                if token in learned:
+                    found.append((start, end, "lexicon"))
+                elif _one_typo_away(token, learned):
+                    found.append((start, end, "typo"))
+        return sorted(set(found))
+
+    def supports(self, text: str, dimension: str, value: str) -> bool:
+        """The text carries lexical evidence for `value` of `dimension`: a stretch that names
+        the value and is about the dimension's subject (`_about`)."""
+        cues = _CUES.get(dimension)
+        if cues is None:
             return False
-        found = stems(low)
-        return bool(learned & found) or any(_one_typo_away(w, learned) for w in found)
+        low = text.lower()
+        return any(kind == "name" or self._about(low, start, end, kind, dimension, cues)
+                   for start, end, kind in self.evidence(text, dimension, value))
+
+    def _about(self, low: str, start: int, end: int, kind: str, dimension: str,
+               cues: _DimensionCues) -> bool:
+        """The stretch low[start:end] names the value of the dimension's subject, not of
+        another thing: no noun follows it that it describes ("economy cars"); an ambiguous
+        word (a weak cue, the polar word, a learned word) is not attached by a preposition
+        to another noun ("comments on my essay"); a weak cue in an adjunct ("I read in the
+        evening") names the value only where its sentence names the dimension."""
+        followers = self.followers.get(dimension, frozenset())
+
+        def names_subject(word: str) -> bool:
+            return cues.about(word) or stem(word) in followers or (
+                not _known(word) and self._misspells_subject(word, dimension, cues))
+
+        after = follower(low, end)
+        scoped = {s for s, e, _ in find_scopes(low) if _SCOPE_LEADS.match(low, s, e)}
+        if after is not None:
+            word, joined = after
+            if not (names_subject(word) or (not joined and (
+                    word in FUNCTION_WORDS or word in PREDICATES or _adverb(word)
+                    or _scope_at(low, end, scoped)))):
+                return False
+        if kind == "cue":
+            return True
+        if after is not None and after[0] in ATTACHING and not after[1] and not _scope_at(
+                low, end, scoped):
+            head = self._head(low, end)
+            if head is not None and not names_subject(head):
+                return False
+        weak = kind == "weak" or any(stem(w) in cues.weak_words
+                                     for w in WORD.findall(low[start:end]))
+        if not weak:
+            return True
+        sentence = next((m for m in _SENTENCE.finditer(low) if m.start() <= start < m.end()),
+                        None)
+        in_sentence = low if sentence is None else sentence.group()
+        if cues.context is not None and cues.context.search(in_sentence):
+            return True
+        lead = _CLAUSE_STOP.split(low[max(0, start - 40):start])[-1]
+        before = WORD.findall(lead)[-3:]
+        first = WORD.findall(low[start:end])[:1]
+        return not any(w in ADJUNCT for w in (*before, *first))
+
+    def _misspells_subject(self, word: str, dimension: str, cues: _DimensionCues) -> bool:
+        """`word`, which the encoder does not know, is a typo of a word the dimension's
+        statements are about or go on with ("muusicc", "seatss")."""
+        near = cues.subjects | OUTPUTS | self.followers.get(dimension, frozenset())
+        typo = stem(word)
+        return any(abs(len(typo) - len(w)) <= 2 and edit_distance(typo, w) <= 2
+                   for w in near if len(w) >= 4) or any(
+            abs(len(word) - len(w)) <= 1 and edit_distance(word, w) == 1
+            for w in _CONNECTIVES if len(w) >= 3)
+
+    @staticmethod
+    def _head(low: str, end: int) -> str | None:
+        """The first word of the clause past the preposition after `end` that is no function
+        word: the noun (or its modifier) the preposition attaches to; None where it is
+        everything ("citations on everything")."""
+        clause = _CLAUSE_STOP.split(low[end:end + 60])[0]
+        words: list[str] = WORD.findall(clause)
+        for word in words[1:5]:
+            if word in ("everything", "anything"):
+                return None
+            if word not in FUNCTION_WORDS and word not in _DETERMINERS:
+                return word
+        return None
 
 
 def load_value_support(path: Path = VALUE_SUPPORT) -> ValueSupport:
@@ -193,7 +379,9 @@ def load_value_support(path: Path = VALUE_SUPPORT) -> ValueSupport:
     for dimension, values in (data.get("values") or {}).items():
         for value, listed in (values or {}).items():
             words[(str(dimension), str(value))] = frozenset(str(w) for w in listed or ())
-    return ValueSupport(words)
+    followers = {str(dimension): frozenset(str(w) for w in listed or ())
+                 for dimension, listed in (data.get("followers") or {}).items()}
+    return ValueSupport(words, followers)
 
 
 @lru_cache(maxsize=1)

@@ -28,6 +28,12 @@ from bench.common.service import BenchTenant, Read, reader_of, reading_service
 
 NEARMISS = "nearmiss"
 NEARMISS_DATA = Path(__file__).parent / "data" / "nearmiss.yaml"
+# The development set (`--set dev`): statements of the same shape, written to develop the
+# reader on, so that the evaluation set is read only to report.
+NEARMISS_DEV = "nearmiss_dev"
+NEARMISS_DEV_DATA = Path(__file__).parent / "data" / "nearmiss_dev.yaml"
+# `capture bench nearmiss --set NAME`: each set's file and the `set` its records name.
+SETS = {"eval": (NEARMISS_DATA, NEARMISS), "dev": (NEARMISS_DEV_DATA, NEARMISS_DEV)}
 FAITHFUL_READINGS = ("open", "value", "none")
 # What each statement became, worst first.
 OUTCOMES = ("unsaid_value", "said_value", "open_claim", "nothing")
@@ -55,10 +61,11 @@ def _said(record: Record) -> frozenset[tuple[str, str]]:
     return frozenset(pairs)
 
 
-def load_nearmiss(path: Path = NEARMISS_DATA) -> list[NearMiss]:
-    """The near-miss statements, checked against the taxonomy."""
+def load_nearmiss(path: Path = NEARMISS_DATA, set_name: str = NEARMISS) -> list[NearMiss]:
+    """The near-miss statements of `path` (every record of set `set_name`), checked against
+    the taxonomy."""
     items = []
-    for record in load_records(path, NEARMISS):
+    for record in load_records(path, set_name):
         dimension = text(record, "dimension")
         if dimension not in DIMENSIONS_BY_NAME:
             raise CorpusError(f"unknown dimension {dimension!r}")
@@ -155,7 +162,7 @@ def markdown(results: dict[str, Any]) -> str:
         "# Near-miss statements",
         "",
         f"Extractor `{results['extractor']['name']}` {results['extractor']['version']}, "
-        f"{results['statements']} statements (`bench/reader/data/nearmiss.yaml`).",
+        f"{results['statements']} statements (`{results['statements_file']}`).",
         "",
         f"- Statements read as a claim asserting a value the user did not say: "
         f"**{overall['unsaid_value_rate']:.1%}** "
@@ -181,13 +188,15 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(out: Path, extractor: str | None = None, path: Path = NEARMISS_DATA,
+def run(out: Path, extractor: str | None = None, statements: str = "eval",
         server_uri: str | None = None) -> dict[str, Any]:
-    """Measure with `extractor` as the service's reader (the configured one when None) and
-    write OUT/results.json and OUT/results.md."""
-    items = load_nearmiss(path)
+    """Measure the set `statements` (a key of SETS) with `extractor` as the service's reader
+    (the configured one when None) and write OUT/results.json and OUT/results.md."""
+    path, set_name = SETS[statements]
+    items = load_nearmiss(path, set_name)
     with reading_service(extractor, server_uri, "capture_bench_nearmiss") as (tenant, name):
-        results = measure(items, tenant, name)
+        results = {"statements_file": f"bench/reader/data/{path.name}",
+                   **measure(items, tenant, name)}
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n",
                                       encoding="utf-8")

@@ -74,6 +74,23 @@ class TestNearMissSet:
             nearmiss.load_nearmiss(path)
 
 
+class TestNearMissDevSet:
+    def test_a_development_set_of_its_own_over_every_dimension(self) -> None:
+        items = nearmiss.load_nearmiss(nearmiss.NEARMISS_DEV_DATA, nearmiss.NEARMISS_DEV)
+        assert len(items) >= 150
+        per_dimension = Counter(i.dimension for i in items)
+        assert set(per_dimension) == {d.name for d in DIMENSIONS}
+        assert min(per_dimension.values()) >= 5
+        values = sum(i.faithful == "value" for i in items)
+        assert 0.05 <= values / len(items) <= 0.15
+        assert "DEVELOPMENT SET" in nearmiss.NEARMISS_DEV_DATA.read_text().splitlines()[0]
+
+    def test_each_file_holds_its_own_set(self) -> None:
+        with pytest.raises(CorpusError):
+            nearmiss.load_nearmiss(nearmiss.NEARMISS_DEV_DATA, nearmiss.NEARMISS)
+        assert nearmiss.SETS["eval"] == (nearmiss.NEARMISS_DATA, nearmiss.NEARMISS)
+
+
 class TestUnsaidValue:
     def test_the_nearest_taxonomy_value_is_unsaid(self) -> None:
         hypotheses = (claim("travel_class", "economy"),)
@@ -124,6 +141,24 @@ class TestNearMissCommand:
         # The reader the service reports on its reads is the one the command configured.
         assert results["extractor"]["name"] == "deterministic"
         assert results["extractor"]["version"]
+
+
+    def test_reads_the_development_set_when_asked(self, tmp_path: Path,
+                                                  test_server: str) -> None:
+        result = CliRunner().invoke(capture_app, ["bench", "nearmiss", "--out", str(tmp_path),
+                                                  "--extractor", "deterministic", "--set", "dev"])
+        assert result.exit_code == 0, result.output
+        results = json.loads((tmp_path / "results.json").read_text())
+        dev = nearmiss.load_nearmiss(nearmiss.NEARMISS_DEV_DATA, nearmiss.NEARMISS_DEV)
+        assert [r["text"] for r in results["rows"]] == [i.text for i in dev]
+        assert results["statements_file"] == "bench/reader/data/nearmiss_dev.yaml"
+        assert "nearmiss_dev.yaml" in (tmp_path / "results.md").read_text()
+
+    def test_an_unknown_set_is_refused(self, tmp_path: Path) -> None:
+        result = CliRunner().invoke(capture_app, ["bench", "nearmiss", "--out", str(tmp_path),
+                                                  "--set", "sealed"])
+        assert result.exit_code != 0
+        assert not (tmp_path / "results.json").exists()
 
 
 @pytest.fixture(scope="module")

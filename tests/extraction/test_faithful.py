@@ -4,6 +4,7 @@ that does not becomes an open claim in the user's words."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 import yaml
@@ -62,12 +63,58 @@ def test_the_learned_lexicon_supports_a_value_by_its_words() -> None:
 
 
 def test_a_typo_the_repair_leaves_still_supports_its_value() -> None:
-    support = ValueSupport({("music_genre", "classical"): frozenset({"orchestral", "harp"})})
+    support = ValueSupport({("music_genre", "classical"): frozenset({"orchestral", "harp"})},
+                           {"music_genre": frozenset({"piece"})})
     assert support.supports("orchestrl pieces, please", "music_genre", "classical")
     assert not support.supports("a carp pond", "music_genre", "classical")  # short: exact
     # A weak cue followed by a word the encoder does not know is not describing it.
     assert NO_LEXICON.supports("loud rock muusicc from now on", "music_genre", "rock")
     assert not NO_LEXICON.supports("rock gardens, please", "music_genre", "rock")
+
+
+@pytest.mark.parametrize(("text", "dimension", "value"), [
+    # The value's word describes another noun.
+    ("I prefer economy cars when I rent.", "travel_class", "economy"),
+    ("I like casual Fridays at the office.", "tone", "casual"),
+    ("I prefer concise commit messages in our repo.", "answer_length", "short"),
+    ("I love jazz-era fashion.", "music_genre", "jazz"),  # joined by a hyphen
+    ("I like ISO-certified suppliers.", "date_format", "iso"),
+    ("I prefer meat thermometers with a digital display.", "diet", "omnivore"),
+    # A bare scope noun is the thing described, not a scope.
+    ("I'd rather have a thorough code review than a quick one.", "answer_length", "detailed"),
+    # An ambiguous word attached by a preposition to another noun.
+    ("I skip the comments under YouTube videos.", "code_comments", "none"),
+    ("I prefer APA style for the references in my papers.", "citations", "always"),
+    ("I like commenting on friends' photos.", "code_comments", "thorough"),
+    # A weak cue in an adjunct of another activity.
+    ("I like to read in the evening.", "meeting_time", "evening"),
+    ("I prefer to do deep work before noon.", "meeting_time", "morning"),
+    ("My level of Spanish is intermediate.", "language", "spanish"),
+])
+def test_a_values_word_about_another_thing_does_not_support_it(
+        text: str, dimension: str, value: str) -> None:
+    assert not value_support().supports(text, dimension, value)
+
+
+@pytest.mark.parametrize(("text", "dimension", "value"), [
+    ("Economy seats, please.", "travel_class", "economy"),
+    ("honestly economy works best for me", "travel_class", "economy"),  # a predicate
+    ("Rust yesterday, Rust today.", "code_language", "rust"),
+    ("I'd like a casual tone from now on.", "tone", "casual"),
+    ("just so you know — tabular summaries is my thing", "format", "table"),  # learned
+    ("Going forward, give me overview-level explanations.", "explanation_depth",
+     "high_level"),
+    ("Citations on everything in your answers.", "citations", "always"),
+    ("Keep comments in the code thorough, please.", "code_comments", "thorough"),
+    ("Meetings in the evening, please.", "meeting_time", "evening"),
+    ("Evenings, please.", "meeting_time", "evening"),
+    ("I like Spanish in recipes.", "language", "spanish"),  # a scope, not another noun
+    ("first class frpm now one", "travel_class", "first"),  # a typo of a function word
+    ("Business-clas seats for me.", "travel_class", "business"),  # of the subject
+])
+def test_a_values_word_about_the_dimension_supports_it(
+        text: str, dimension: str, value: str) -> None:
+    assert value_support().supports(text, dimension, value)
 
 
 def test_stems_hold_words_compounds_and_pairs() -> None:
@@ -215,6 +262,27 @@ def test_the_lexicon_learns_the_words_that_stand_for_one_value() -> None:
     assert "rock" not in words["rock"]
     assert "symphonic" not in words["classical"]
     assert build(events) == build(list(reversed(events)))
+
+
+def test_the_words_a_dimensions_statements_put_after_a_value_are_learned(
+        tmp_path: Path) -> None:
+    events = [
+        *(_event(f"Orchestral pieces for the commute {i}.", "music_genre", "classical")
+          for i in range(5)),
+        *(_event(f"Jazz playlists work best {i}.", "music_genre", "jazz") for i in range(5)),
+        *(_event(f"Jazz cars {i}.", "music_genre", "jazz") for i in range(4)),
+    ]
+    followers = build(events)["followers"]["music_genre"]
+    assert "piece" in followers
+    assert "work" not in followers  # a predicate passes anyway
+    assert "car" not in followers  # under MIN_EVENTS statements
+    path = tmp_path / "value_support.yaml"
+    path.write_text(yaml.safe_dump(build(events)), encoding="utf-8")
+    support = load_value_support(path)
+    assert support.followers["music_genre"] == frozenset(followers)
+    assert support.supports("Orchestral pieces, please.", "music_genre", "classical")
+    assert not support.supports("Jazz cars, please.", "music_genre", "jazz")
+
 
 
 def test_the_shipped_lexicon_is_what_the_command_writes() -> None:

@@ -34,9 +34,12 @@ import yaml
 from app.domain.vocabulary import Origin
 from app.extraction.faithful import (
     COMPOUND,
+    FUNCTION_WORDS,
+    PREDICATES,
     VALUE_SUPPORT,
     WORD,
     ValueSupport,
+    follower,
     load_value_support,
     stem,
     stems,
@@ -131,13 +134,33 @@ def build(events: list[EventRecord]) -> dict[str, Any]:
                 and by_dimension[d.name][w] / overall[w] >= MIN_SHARE
             )
             values.setdefault(d.name, {})[v.name] = chosen
-    return {"values": values}
+    return {"values": values, "followers": _followers(labelled, values)}
+
+
+def _followers(labelled: list[tuple[str, str, str]],
+               values: dict[str, dict[str, list[str]]]) -> dict[str, list[str]]:
+    """Per dimension, the stems of the words that follow a value's name (a cue or a learned
+    word of the labelled value) in at least MIN_EVENTS of the dimension's counted statements
+    ("summaries" after "tabular", "routines" after "yoga"): what the dimension's own
+    statements go on with, so that value support does not read them as another thing the
+    value describes. Function words and predicates are left out: they pass anyway."""
+    support = ValueSupport({(d, v): frozenset(ws) for d, vs in values.items()
+                            for v, ws in vs.items()})
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for dimension, value, text in labelled:
+        low = text.lower()
+        after = {follower(low, end) for _, end, _ in support.evidence(text, dimension, value)}
+        counts[dimension].update({stem(a[0]) for a in after if a is not None
+                                  and a[0] not in FUNCTION_WORDS and a[0] not in PREDICATES})
+    return {d.name: sorted(w for w, n in counts[d.name].items() if n >= MIN_EVENTS)
+            for d in DIMENSIONS}
 
 
 HEADER = (
     "# Written by `capture train value-support` (workers/extraction/value_support.py) from the\n"
     "# train split of the generated benchmark (seed 0); read by app/extraction/faithful.py.\n"
-    "# Per taxonomy value, the stems that stand for it alone. Do not edit by hand.\n"
+    "# Per taxonomy value, the stems that stand for it alone; per dimension, the stems of the\n"
+    "# words its statements put after a value's name. Do not edit by hand.\n"
 )
 
 
