@@ -269,11 +269,14 @@ def action_of(tool_name: str, hint: str | None = None) -> Action | None:
 
 
 def _stems_body(stems: tuple[str, ...]) -> str:
-    # A stem of three letters or fewer is a whole word ("add", not "address").
-    # A verb with a particle may be inflected before it ("turned off", "switching off").
+    # A stem of three letters or fewer, and a verb's particle, is a whole word ("add", not
+    # "address"; "turn off", not "turn office").
+    # A verb with a particle may be inflected before it ("turned off", "switching off") and
+    # its object may come between them ("turn two-factor authentication off").
     return "|".join(
-        re.escape(s).replace(r"\ ", r"\w*[\s\-]+", 1).replace(r"\ ", r"[\s\-]+")
-        + (r"\b" if len(s) <= 3 else "")
+        re.escape(s).replace(r"\ ", r"\w*(?:[\s\-]+[\w'’]+){0,5}?[\s\-]+", 1)
+        .replace(r"\ ", r"[\s\-]+")
+        + (r"\b" if len(s) <= 3 or " " in s else "")
         for s in sorted(set(stems))
     )
 
@@ -386,6 +389,32 @@ def unrequested_action(
         ):
             spoken.append(event.id)
     return spoken
+
+
+def asked_before(
+    tool_name: str,
+    args: dict[str, Any],
+    earlier_turns: list[EventRecord],
+    hint: str | None = None,
+) -> bool:
+    """Whether the user's own words in one of `earlier_turns` (other sessions) asked for
+    the action, its verb with its object or with a value of the call ("on the 3rd, turn
+    two-factor off for me", "cancel ev-9034 if nobody confirms"): a standing request that a
+    later call may carry out."""
+    action = action_of(tool_name, hint)
+    if action is None:
+        return False
+    values = [v for v in _leaves(args) if len(v) >= _MIN_VALUE_CHARS]
+    for event in earlier_turns:
+        analysis = event.analysis()
+        if analysis is None or event.text is None or event.origin != "user":
+            continue
+        own = _own_words(skeleton(canonical(event.text)), analysis.regions)
+        if action.asked_in(own) or (
+            action.mentioned_in(own) and any(v in own.casefold() for v in values)
+        ):
+            return True
+    return False
 
 
 def _leaves(value: Any) -> list[str]:

@@ -355,6 +355,32 @@ def call_evidence(
     return context, ledger
 
 
+_EARLIER_USER_TURNS = text("""
+SELECT e.id, e.seq, e.origin, e.text, e.text_sha256, e.received_at
+FROM events e
+WHERE e.user_id = :user AND e.origin = 'user' AND e.text IS NOT NULL
+  AND e.session_id IS DISTINCT FROM :session AND e.received_at >= :since
+ORDER BY e.seq DESC LIMIT :limit
+""")
+
+
+def earlier_user_turns(
+    db: Session, user_id: uuid.UUID, session_id: uuid.UUID | None, since: datetime, limit: int
+) -> list[EventRecord]:
+    """The user's own latest turns in other sessions since `since`, newest first."""
+    rows = db.execute(
+        _EARLIER_USER_TURNS,
+        {"user": user_id, "session": session_id, "since": since, "limit": limit},
+    ).mappings()
+    return [
+        EventRecord(
+            id=r["id"], seq=r["seq"], origin=r["origin"], text=r["text"],
+            text_sha256=r["text_sha256"], received_at=r["received_at"], in_session=False,
+        )
+        for r in rows
+    ]
+
+
 def add_check(db: Session, check: dict[str, Any], span_rows: list[dict[str, Any]]) -> None:
     """The decision row and its span in one statement (one round trip), any further span rows
     in a second. The two rows give every column: the statement binds each by name."""

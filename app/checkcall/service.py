@@ -7,7 +7,7 @@ import json
 import time
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from prometheus_client import Counter, Histogram
@@ -24,7 +24,7 @@ from app.checkcall.declaration import (
     over_pattern,
     over_read_entry,
 )
-from app.checkcall.intent import injected_action, unrequested_action
+from app.checkcall.intent import asked_before, injected_action, unrequested_action
 from app.checkcall.parties import another_party
 from app.checkcall.policy import (
     Risk,
@@ -223,6 +223,11 @@ def carried_out(
     ]
 
 
+# How far back, and over how many of the user's turns in other sessions, a standing request
+# for an action is looked for.
+STANDING_REQUEST_WINDOW = timedelta(days=30)
+STANDING_REQUEST_TURNS = 20
+
 # Verdicts under which an id picked from a record goes through: the id still stands for the
 # party its record line names.
 _ID_PASSES = frozenset({"value_internal", "value_from_requested_record"})
@@ -374,6 +379,29 @@ def check_call(
         )
         judged_action = spec.side_effect != SideEffect.read and not values_decide
         hint = action_words(body.tool.declaration)
+        unrequested = (
+            unrequested_action(
+                body.tool.name,
+                body.tool.args,
+                session_events,
+                hint,
+                reaches_out=any(v.external for v in verdicts),
+            )
+            if judged_action
+            else []
+        )
+        # Read only where the call would be asked about: a request the user made in an
+        # earlier session ("on the 3rd, turn two-factor off") that this call carries out.
+        if unrequested and user_id is not None and asked_before(
+            body.tool.name,
+            body.tool.args,
+            repository.earlier_user_turns(
+                db, user_id, context.session_id, utcnow() - STANDING_REQUEST_WINDOW,
+                STANDING_REQUEST_TURNS,
+            ),
+            hint,
+        ):
+            unrequested = []
         outcome = decide(
             spec,
             session_recorded=bool(session_events),
@@ -385,17 +413,7 @@ def check_call(
             injected_action=(
                 injected_action(body.tool.name, session_events, hint) if judged_action else ()
             ),
-            unrequested_action=(
-                unrequested_action(
-                    body.tool.name,
-                    body.tool.args,
-                    session_events,
-                    hint,
-                    reaches_out=any(v.external for v in verdicts),
-                )
-                if judged_action
-                else ()
-            ),
+            unrequested_action=unrequested,
         )
         feats = {
             **features_module.trajectory(_ops(context, spec, policy)),
