@@ -79,6 +79,10 @@ QUERIES = [
     "Which programming language for examples?", "How should dates be formatted?",
     "Does the user like tables?", "What does the user want in emails?",
 ]
+# Memory for an index build, on both stores: a million 384-dimension vectors and their HNSW
+# graph take about 2 GB, and a build whose graph outgrows this memory slows down several
+# times over.
+MAINTENANCE_WORK_MEM = "2GB"
 HNSW = {"m": 16, "ef_construction": 64, "ef_search": 100, "iterative_scan": "relaxed_order"}
 ANCHORS = 1000  # cluster centres of the bulk nodes' embeddings
 NODE_SPREAD = 0.75  # noise norm around a centre: cosine ≈ 0.8 to it
@@ -241,7 +245,8 @@ def open_mem0(venv: Path, admin: str, database: str, workdir: Path,
 
     _database(admin, database, create=True)
     with psycopg.connect(admin, autocommit=True) as conn:  # as Capture's loader sets it
-        conn.execute(f'ALTER DATABASE "{database}" SET maintenance_work_mem = \'512MB\'')
+        conn.execute(
+            f'ALTER DATABASE "{database}" SET maintenance_work_mem = \'{MAINTENANCE_WORK_MEM}\'')
     workdir.mkdir(parents=True, exist_ok=True)
     peer = peers.Mem0Peer(peers.venv_python(venv), workdir / "driver.log", workdir / "home")
     side = Mem0Side(peer, workdir)
@@ -388,7 +393,7 @@ def _load_nodes(engine: Engine, tenant_id: uuid.UUID, user_id: uuid.UUID, start:
                 "CAST(:e AS vector), 'stable', 'active', 'user', 0.9, 1.0, now(), now(), now(), "
                 "0, 1)"), rows)
     with engine.begin() as conn:
-        conn.execute(text("SET maintenance_work_mem = '512MB'"))
+        conn.execute(text(f"SET maintenance_work_mem = '{MAINTENANCE_WORK_MEM}'"))
         conn.execute(text(
             "CREATE INDEX ix_nodes_embedding_hnsw ON nodes USING hnsw (embedding "
             f"vector_cosine_ops) WITH (m = {HNSW['m']}, "
