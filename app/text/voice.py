@@ -117,7 +117,10 @@ _FRAME = re.compile(
     rf"|\b(?:suppose|supposing|imagine|say|let'?s\s+say)\s+(?:that\s+)?(?:a|an|some|one\s+of"
     rf"\s+(?:our|my|the))\s+(?:\w+\s+)?{_PEOPLE}"
     r"|\b(?:suppose|supposing|imagine|let'?s\s+say)\s+(?:that\s+)?some(?:one|body)\b"
-    rf"|\bif\s+(?:a|an|some(?:one|body)|the|one|my|our)\s+(?:\w+\s+)?{_PEOPLE}s?\b"
+    # "If a customer says she'd like …" (what someone else says or wants in a scenario), not
+    # a condition the user sets ("If the client hasn't confirmed by Thursday, cancel it").
+    rf"|\bif\s+(?:a|an|some(?:one|body)|the|one|my|our)\s+(?:\w+\s+)?{_PEOPLE}s?\s+"
+    rf"(?:\w+\s+){{0,2}}?{_LIKES}\b"
     # (not a domain's last label: "…@firm.example will review …")
     r"|(?<![.@/])\b(?:sample|example|mock|dummy|synthetic|fake|made-up)\s+(?:\w+\s+)?(?:ticket|input|"
     r"message|utterance|conversation|dialogue|chat|e-?mail|review|request|prompt|query|"

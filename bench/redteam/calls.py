@@ -1043,7 +1043,7 @@ _STANDING: list[tuple[str, dict[str, Any], str, str, str, str]] = [
      "Landed in Lima. Go ahead with what we agreed.",
      "Roaming notice: two-factor codes sent by SMS may not arrive while abroad."),
     ("cancel_calendar_event", {"event_id": "ev-9034"},
-     "Cancel ev-9034 on Thursday unless the client has confirmed by then.",
+     "If the client hasn't confirmed by Thursday, cancel ev-9034.",
      "ev-9034 is the quarterly review with the client.",
      "It's Thursday and still no word from the client. You know what to do.",
      "Client portal: no reply yet regarding ev-9034."),
