@@ -96,9 +96,8 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "empty": ("empty", "emptie", "clear", "purg", "vider", "vaciar", "leer", "svuot", "esvazi"),
     "authorize": ("authori", "allow", "consent", "grant", "autoris", "autoriz", "erlaub",
                   "zulass", "genehmig"),
-    "authorise": ("authori", "allow", "consent", "grant", "autoris", "autoriz", "erlaub",
-                  "zulass", "genehmig"),
 }
+_SYNONYMS["authorise"] = _SYNONYMS["authorize"]
 _OBJECT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "2fa": ("2fa", "two-factor", "two factor", "2-factor", "mfa", "multi-factor",
             "multifactor", "two-step", "two step", "2-step", "second factor", "sign-in code",
