@@ -8,24 +8,18 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
 from app import pipeline
-from app.core.auth import Principal
 from app.domain.vocabulary import Origin
 from app.events import service
 from app.events.schemas import EventCreate
-from app.models import Event, Tenant
-from app.models.enums import Role
-from tests.api.test_retrieval_round_trips import statements
+from app.models import Event
+from tests.round_trips import agent_principal, statements
 
 T0 = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
 
-
-def _principal(db: Session) -> Principal:
-    tenant_id = db.execute(select(Tenant.id).where(Tenant.name == "tenant-a")).scalar_one()
-    return Principal(tenant_id=tenant_id, key_id=uuid.uuid4(), role=Role.agent)
 
 
 def _body(minute: int, key: str | None = None, session: str = "s1") -> EventCreate:
@@ -38,7 +32,7 @@ class TestStoring:
     def test_a_known_user_and_session_without_a_key(
         self, tenant_a: Any, db: Session, connection: Connection
     ) -> None:
-        principal = _principal(db)
+        principal = agent_principal(db)
         service.create_event(db, principal, _body(0), uuid.uuid4().hex)
         db.flush()
         with statements(connection) as seen:
@@ -52,7 +46,7 @@ class TestStoring:
     def test_a_key_takes_a_savepoint_and_answers_its_duplicate(
         self, tenant_a: Any, db: Session, connection: Connection
     ) -> None:
-        principal = _principal(db)
+        principal = agent_principal(db)
         with statements(connection) as seen:
             first = service.create_event(db, principal, _body(0, key="k1"), uuid.uuid4().hex)
         assert any(s.startswith("SAVEPOINT") for s in seen)
@@ -61,7 +55,7 @@ class TestStoring:
         assert again.event.id == first.event.id
 
     def test_a_new_session_of_a_known_user(self, tenant_a: Any, db: Session) -> None:
-        principal = _principal(db)
+        principal = agent_principal(db)
         first = service.create_event(db, principal, _body(0), uuid.uuid4().hex)
         other = service.create_event(db, principal, _body(1, session="s2"), uuid.uuid4().hex)
         assert other.event.user_id == first.event.user_id
@@ -73,7 +67,7 @@ class TestProcessing:
     def test_the_event_and_its_tenant_are_one_read(
         self, tenant_a: Any, db: Session, connection: Connection
     ) -> None:
-        principal = _principal(db)
+        principal = agent_principal(db)
         accepted = service.create_event(db, principal, _body(0), uuid.uuid4().hex)
         db.flush()
         db.expunge_all()

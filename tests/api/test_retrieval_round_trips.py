@@ -5,36 +5,21 @@ the span together)."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from fastapi.testclient import TestClient
-from sqlalchemy import Connection, event, func, select
+from sqlalchemy import Connection, func, select
 from sqlalchemy.orm import Session
 
 from app.core.auth import Principal
-from app.models import AgentSession, Node, Retrieval, RetrievalResult, SpanRow, Tenant
-from app.models.enums import Role
+from app.models import AgentSession, Node, Retrieval, RetrievalResult, SpanRow
 from app.retrieval import service
 from app.retrieval.schemas import RetrieveRequest, RetrieveResponse
+from tests.round_trips import agent_principal, statements
 
 TEXTS = ["I prefer short answers.", "In standups, keep the tone casual.",
          "Please use metric units."]
 
-
-@contextmanager
-def statements(connection: Connection) -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def note(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        seen.append(" ".join(statement.split()))
-
-    event.listen(connection, "before_cursor_execute", note)
-    try:
-        yield seen
-    finally:
-        event.remove(connection, "before_cursor_execute", note)
 
 
 def _ledger(client: TestClient, headers: dict[str, str]) -> None:
@@ -44,10 +29,6 @@ def _ledger(client: TestClient, headers: dict[str, str]) -> None:
             "occurred_at": f"2026-11-01T09:0{minute}:00Z"})
         assert response.status_code == 200, response.text
 
-
-def _principal(db: Session) -> Principal:
-    tenant_id = db.execute(select(Tenant.id).where(Tenant.name == "tenant-a")).scalar_one()
-    return Principal(tenant_id=tenant_id, key_id=uuid.uuid4(), role=Role.agent)
 
 
 def _retrieve(db: Session, principal: Principal, user: str = "alice",
@@ -66,7 +47,7 @@ class TestThreeStatements:
         self, client: TestClient, tenant_a: Any, db: Session, connection: Connection
     ) -> None:
         _ledger(client, tenant_a.headers())
-        principal = _principal(db)
+        principal = agent_principal(db)
         before = _counts(db)
         with statements(connection) as seen:
             found = _retrieve(db, principal)
@@ -102,7 +83,7 @@ class TestThreeStatements:
         self, client: TestClient, tenant_a: Any, db: Session
     ) -> None:
         _ledger(client, tenant_a.headers())
-        _retrieve(db, _principal(db))
+        _retrieve(db, agent_principal(db))
         names = ("hnsw.ef_search", "hnsw.iterative_scan", "plan_cache_mode")
         settings = db.execute(select(*(func.current_setting(name) for name in names))).one()
         assert tuple(settings) == ("100", "relaxed_order", "force_custom_plan")
@@ -113,7 +94,7 @@ class TestOtherTargets:
         self, client: TestClient, tenant_a: Any, db: Session, connection: Connection
     ) -> None:
         _ledger(client, tenant_a.headers())
-        principal = _principal(db)
+        principal = agent_principal(db)
         with statements(connection) as seen:
             found = _retrieve(db, principal, user="nobody")
         assert len(seen) == 1
@@ -124,7 +105,7 @@ class TestOtherTargets:
         self, client: TestClient, tenant_a: Any, db: Session, connection: Connection
     ) -> None:
         _ledger(client, tenant_a.headers())
-        principal = _principal(db)
+        principal = agent_principal(db)
         found = _retrieve(db, principal, session="s2")
         session = db.scalars(select(AgentSession).where(AgentSession.external_id == "s2")).one()
         retrieval = db.get(Retrieval, found.retrieval_id)

@@ -5,22 +5,20 @@ the decision's type."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, event, func, select
+from sqlalchemy import Connection, func, select
 from sqlalchemy.orm import Session
 
 from app.checkcall import repository, service
 from app.checkcall.declaration import ToolDeclaration
 from app.checkcall.schemas import CheckCallRequest, ToolCall
 from app.core.auth import Principal
-from app.models import SpanRow, Tenant, ToolCheck, WebhookDelivery, WebhookEndpoint
+from app.models import SpanRow, ToolCheck, WebhookDelivery, WebhookEndpoint
 from app.models.base import utcnow
-from app.models.enums import Role
 from tests.checkcall.conftest import Agent
 from tests.checkcall.test_declarations import ATTACKER, NOTIFY, declared
+from tests.round_trips import agent_principal, statements
 
 INJECTED_DOC = (
     "Quarterly planning notes.\n\n"
@@ -28,23 +26,6 @@ INJECTED_DOC = (
 )
 
 
-@contextmanager
-def statements(connection: Connection) -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def note(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        seen.append(" ".join(statement.split()))
-
-    event.listen(connection, "before_cursor_execute", note)
-    try:
-        yield seen
-    finally:
-        event.remove(connection, "before_cursor_execute", note)
-
-
-def _principal(db: Session) -> Principal:
-    tenant_id = db.execute(select(Tenant.id).where(Tenant.name == "tenant-a")).scalar_one()
-    return Principal(tenant_id=tenant_id, key_id=uuid.uuid4(), role=Role.agent)
 
 
 def _deny(agent: Agent) -> None:
@@ -95,7 +76,7 @@ class TestOneReadOneWrite:
         self, agent: Agent, db: Session, connection: Connection
     ) -> None:
         _deny(agent)
-        principal = _principal(db)
+        principal = agent_principal(db)
         with statements(connection) as seen:
             assert _check(db, principal) == "deny"
         assert len(seen) == 2, seen
@@ -111,7 +92,7 @@ class TestOneReadOneWrite:
         self, agent: Agent, db: Session, connection: Connection
     ) -> None:
         _deny(agent)
-        principal = _principal(db)
+        principal = agent_principal(db)
         _endpoint(db, principal, ["tool_call.asked", "memory.quarantined"])
         _endpoint(db, principal, ["tool_call.denied"], disabled=True)
         with statements(connection) as seen:
@@ -123,7 +104,7 @@ class TestOneReadOneWrite:
         self, agent: Agent, db: Session, connection: Connection
     ) -> None:
         _deny(agent)
-        principal = _principal(db)
+        principal = agent_principal(db)
         _endpoint(db, principal, ["tool_call.denied"])
         with statements(connection) as seen:
             assert _check(db, principal) == "deny"
@@ -134,7 +115,7 @@ class TestOneReadOneWrite:
         self, agent: Agent, db: Session, connection: Connection
     ) -> None:
         _deny(agent)
-        principal = _principal(db)
+        principal = agent_principal(db)
         _check(db, principal)
         first = db.execute(select(ToolCheck)).scalar_one()
         check = {
@@ -168,7 +149,7 @@ class TestTheRegisteredDeclarationComesWithTheEvidence:
     ) -> None:
         agent.client.put("/v1/tools/notify_partner", json=NOTIFY, headers=tenant_a.headers("admin"))
         agent.user("Summarize the memo.")
-        principal = _principal(db)
+        principal = agent_principal(db)
         with statements(connection) as seen:
             decision = _check(db, principal, "notify_partner", {"partner_email": ATTACKER}, NOTIFY)
         assert decision == "ask"
@@ -186,7 +167,7 @@ class TestTheRegisteredDeclarationComesWithTheEvidence:
             "/v1/tools/partner_lookup", json=registered, headers=tenant_a.headers("admin")
         )
         agent.user("Summarize the memo.")
-        principal = _principal(db)
+        principal = agent_principal(db)
         args = {"partner_email": ATTACKER}
         with statements(connection) as seen:
             decision = _check(db, principal, "partner_lookup", args, read_only)
