@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
 
@@ -32,9 +33,14 @@ from bench.perf import runner
 NEEDLES = ["dana@reyes-cpa.example"]  # the value `bench.perf.runner.check_call` sends
 
 
-def at_commit(ref: str, path: str, name: str, folder: Path) -> ModuleType:
+def at_commit(ref: str, path: str, name: str, folder: Path,
+              replace: Mapping[str, str] | None = None) -> ModuleType:
+    """The module at `path` as it was at `ref`, imported as `name`; `replace` rewrites its
+    source first (imports of the project pointed at other modules)."""
     source = subprocess.run(["git", "show", f"{ref}:{path}"], cwd=REPO_ROOT, check=True,
                             capture_output=True, text=True).stdout
+    for old, new in (replace or {}).items():
+        source = source.replace(old, new)
     file = folder / f"{name}.py"
     file.write_text(source)
     spec = importlib.util.spec_from_file_location(name, file)

@@ -15,14 +15,12 @@ the repetitions."""
 from __future__ import annotations
 
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -30,12 +28,12 @@ from sqlalchemy import event
 
 from app import pipeline as this_pipeline
 from app.core import db as core_db
-from app.core.config import REPO_ROOT
 from app.events import service as this_events
 from app.events.schemas import EventCreate
 from app.retrieval import service as this_retrieval
 from app.retrieval.schemas import RetrieveRequest
 from bench.perf import runner
+from bench.perf.ab import at_commit
 
 # (path at REF, module name, imports of the project the source's text is pointed away from)
 REF_MODULES = [
@@ -59,25 +57,6 @@ REF_MODULES = [
         "from app.events import repository\n": "import ref_events_repository as repository\n",
     }),
 ]
-
-
-def _load(ref: str, path: str, name: str, replace: dict[str, str], folder: Path) -> ModuleType:
-    import importlib.util
-
-    source = subprocess.run(["git", "show", f"{ref}:{path}"], cwd=REPO_ROOT, check=True,
-                            capture_output=True, text=True).stdout
-    for old, new in replace.items():
-        if old in source:
-            source = source.replace(old, new)
-    file = folder / f"{name}.py"
-    file.write_text(source)
-    spec = importlib.util.spec_from_file_location(name, file)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 class Counter:
@@ -105,9 +84,37 @@ def _report(label: str, rounds: dict[str, list[list[float]]], trips: dict[str, l
               f"{statistics.mean(trips[side]):.2f}", flush=True)
 
 
+# One call of one side: (repetition, call number, side, its place in the pair) → the call.
+CallOf = Callable[[int, int, str, int], Callable[[], None]]
+WARM_UP_CALLS = 10
+
+
+def _interleaved(
+    calls: int, reps: int, call_of: CallOf, counter: Counter
+) -> tuple[dict[str, list[list[float]]], dict[str, list[int]]]:
+    """Each side's call times per repetition and statements per call, the two sides
+    alternating which goes first; repetition -1 warms both up (caches, prepared plans) and
+    is not kept."""
+    rounds: dict[str, list[list[float]]] = {"ref": [], "this": []}
+    trips: dict[str, list[int]] = {"ref": [], "this": []}
+    for rep in range(-1, reps):
+        times: dict[str, list[float]] = {"ref": [], "this": []}
+        for i in range(calls if rep >= 0 else WARM_UP_CALLS):
+            order = ["ref", "this"] if i % 2 else ["this", "ref"]
+            for j, side in enumerate(order):
+                ms, n = _timed(call_of(rep, i, side, j), counter)
+                times[side].append(ms)
+                if rep >= 0:
+                    trips[side].append(n)
+        if rep >= 0:
+            for side in times:
+                rounds[side].append(times[side])
+    return rounds, trips
+
+
 def main(ref: str, sizes: list[int], calls: int, reps: int) -> None:
     folder = Path(tempfile.mkdtemp(prefix="perf_ab_paths_"))
-    loaded = {name: _load(ref, path, name, replace, folder)
+    loaded = {name: at_commit(ref, path, name, folder, replace)
               for path, name, replace in REF_MODULES}
     events = {"ref": loaded["ref_events_service"], "this": this_events}
     retrieval = {"ref": loaded["ref_retrieval_service"], "this": this_retrieval}
@@ -116,33 +123,22 @@ def main(ref: str, sizes: list[int], calls: int, reps: int) -> None:
         engine, principal = store.engine, store.principal
         counter = Counter()
         event.listen(engine, "before_cursor_execute", counter)
-        rounds: dict[str, list[list[float]]] = {"ref": [], "this": []}
-        trips: dict[str, list[int]] = {"ref": [], "this": []}
-        for rep in range(-1, reps):  # rep -1 warms both sides up (caches, prepared plans)
-            times: dict[str, list[float]] = {"ref": [], "this": []}
-            templates = runner.write_events(max(calls, 10), rep)
-            for i in range(calls if rep >= 0 else 10):
-                order = ["ref", "this"] if i % 2 else ["this", "ref"]
-                for side in order:
-                    template = templates[i]
-                    body = EventCreate(**{
-                        **template.model_dump(), "user_id": f"{side}-{template.user_id}",
-                        "text": template.text.replace("(ref", f"({side}")})
-                    module = events[side]
+        templates = {rep: runner.write_events(max(calls, WARM_UP_CALLS), rep)
+                     for rep in range(-1, reps)}
 
-                    def write(module: ModuleType = module, body: EventCreate = body) -> None:
-                        with core_db.session_scope() as db:
-                            module.create_event(db, principal, body, uuid.uuid4().hex)
+        def write(rep: int, i: int, side: str, j: int) -> Callable[[], None]:
+            template = templates[rep][i]
+            body = EventCreate(**{
+                **template.model_dump(), "user_id": f"{side}-{template.user_id}",
+                "text": template.text.replace("(ref", f"({side}")})
 
-                    ms, n = _timed(write, counter)
-                    times[side].append(ms)
-                    if rep >= 0:
-                        trips[side].append(n)
-            for side in times:
-                if rep >= 0:
-                    rounds[side].append(times[side])
+            def call() -> None:
+                with core_db.session_scope() as db:
+                    events[side].create_event(db, principal, body, uuid.uuid4().hex)
+            return call
+
         print("write path (per event):", flush=True)
-        _report("write path", rounds, trips)
+        _report("write path", *_interleaved(calls, reps, write, counter))
         rng, centres = np.random.default_rng(0), runner.anchors()
         user_id = runner._bulk_user(engine, principal.tenant_id)
         done = 0
@@ -150,33 +146,21 @@ def main(ref: str, sizes: list[int], calls: int, reps: int) -> None:
             runner._load_nodes(engine, principal.tenant_id, user_id, done, size - done, rng,
                                centres)
             done = size
-            rounds = {"ref": [], "this": []}
-            trips = {"ref": [], "this": []}
-            for rep in range(-1, reps):
-                times = {"ref": [], "this": []}
-                texts = runner.retrieval_queries(size, rep, 2 * calls)
-                for i in range(calls if rep >= 0 else 10):
-                    order = ["ref", "this"] if i % 2 else ["this", "ref"]
-                    for j, side in enumerate(order):
-                        request = RetrieveRequest(user_id="bulk", session_id="r",
-                                                  k=runner.RECALL_K, mode="tool",
-                                                  query=texts[2 * i + j])
-                        module = retrieval[side]
+            texts = {rep: runner.retrieval_queries(size, rep, 2 * calls)
+                     for rep in range(-1, reps)}
 
-                        def read(module: ModuleType = module,
-                                 request: RetrieveRequest = request) -> None:
-                            with core_db.session_scope() as db:
-                                module.retrieve(db, principal, request, uuid.uuid4().hex)
+            def read(rep: int, i: int, side: str, j: int,
+                     texts: dict[int, list[str]] = texts) -> Callable[[], None]:
+                request = RetrieveRequest(user_id="bulk", session_id="r", k=runner.RECALL_K,
+                                          mode="tool", query=texts[rep][2 * i + j])
 
-                        ms, n = _timed(read, counter)
-                        times[side].append(ms)
-                        if rep >= 0:
-                            trips[side].append(n)
-                for side in times:
-                    if rep >= 0:
-                        rounds[side].append(times[side])
+                def call() -> None:
+                    with core_db.session_scope() as db:
+                        retrieval[side].retrieve(db, principal, request, uuid.uuid4().hex)
+                return call
+
             print(f"retrieval at {size:,} nodes:", flush=True)
-            _report(f"retrieval {size:,}", rounds, trips)
+            _report(f"retrieval {size:,}", *_interleaved(calls, reps, read, counter))
 
 
 if __name__ == "__main__":
