@@ -214,9 +214,25 @@ class TestRequests:
 
 
 class TestCli:
-    def test_the_sealed_split_needs_unseal(self, tmp_path: Path) -> None:
+    @pytest.mark.parametrize("name", sorted(sealed.SETS))
+    def test_a_sealed_split_needs_unseal(self, name: str, tmp_path: Path) -> None:
         result = CliRunner().invoke(
-            capture_app, ["bench", "redteam", "--split", "sealed", "--out", str(tmp_path)])
+            capture_app, ["bench", "redteam", "--split", name, "--out", str(tmp_path)])
         assert result.exit_code == 2
         assert "--unseal" in result.output
         assert not any(tmp_path.iterdir())
+
+    @pytest.mark.parametrize("name", sorted(sealed.SETS))
+    def test_a_run_refuses_changed_definitions_before_starting(
+            self, name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        families = sealed.SETS[name].calls.FAMILIES
+        monkeypatch.setitem(families, next(iter(families)), "reworded")
+
+        def no_service(policy: str) -> None:
+            raise AssertionError("a changed sealed set reached the service")
+
+        monkeypatch.setattr(runner, "service", no_service)
+        out = tmp_path / "out"
+        with pytest.raises(sealed.SealedSplitChangedError):
+            runner.run(name, out, seed=0, per_family=1, policy="capture")
+        assert not out.exists()

@@ -231,32 +231,12 @@ class TestDisjoint:
 
 
 class TestReading:
-    def test_the_cli_needs_unseal(self, tmp_path: Path) -> None:
-        result = CliRunner().invoke(
-            capture_app, ["bench", "redteam", "--split", SET, "--out", str(tmp_path)])
-        assert result.exit_code == 2
-        assert "--unseal" in result.output
-        assert not any(tmp_path.iterdir())
-
     def test_the_cli_refuses_an_unknown_split(self, tmp_path: Path) -> None:
         result = CliRunner().invoke(
             capture_app, ["bench", "redteam", "--split", "sealed-unknown", "--out", str(tmp_path)])
         assert result.exit_code == 2
         assert SET in result.output
         assert not any(tmp_path.iterdir())
-
-    def test_a_run_refuses_changed_definitions_before_starting(
-            self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-        monkeypatch.setitem(sealed2_calls.FAMILIES, "reply_by_id", "reworded")
-
-        def no_service(policy: str) -> None:
-            raise AssertionError("a changed sealed set reached the service")
-
-        monkeypatch.setattr(runner, "service", no_service)
-        out = tmp_path / "out"
-        with pytest.raises(sealed.SealedSplitChangedError):
-            runner.run(SET, out, seed=0, per_family=1, policy="capture")
-        assert not out.exists()
 
     def test_the_report_gives_the_command_that_reads_it(self) -> None:
         results = {"split": SET, "seed": 0, "per_family": 12, "policy": "capture",

@@ -9,13 +9,10 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from app.cli import app as capture_app
 from bench.redteam import (
     calls,
     memory,
@@ -255,26 +252,6 @@ class TestDisjoint:
 
 
 class TestReading:
-    def test_the_cli_needs_unseal(self, tmp_path: Path) -> None:
-        result = CliRunner().invoke(
-            capture_app, ["bench", "redteam", "--split", SET, "--out", str(tmp_path)])
-        assert result.exit_code == 2
-        assert "--unseal" in result.output
-        assert not any(tmp_path.iterdir())
-
-    def test_a_run_refuses_changed_definitions_before_starting(
-            self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-        monkeypatch.setitem(sealed4_calls.FAMILIES, "far_language_orders", "reworded")
-
-        def no_service(policy: str) -> None:
-            raise AssertionError("a changed sealed set reached the service")
-
-        monkeypatch.setattr(runner, "service", no_service)
-        out = tmp_path / "out"
-        with pytest.raises(sealed.SealedSplitChangedError):
-            runner.run(SET, out, seed=0, per_family=1, policy="capture")
-        assert not out.exists()
-
     def test_a_report_without_memory_cases_has_no_memory_rows(self) -> None:
         rows = [{"target": "call", "family": "f", "channel": "tool_output", "history": "new",
                  "attack": attack, "decision": "ask", "blocked": True}
