@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
 from app.checkcall.provenance import EventRecord
-from app.checkcall.segments import Label, sentences
+from app.checkcall.segments import Label, TextAnalysis, sentences
 from app.text.normalize import canonical, skeleton
 from app.text.voice import in_unread_language
 
@@ -291,11 +292,7 @@ def injected_action(
     if action is None:
         return []
     asked: list[uuid.UUID] = []
-    for event in session_events:
-        analysis = event.analysis()
-        if analysis is None or event.text is None:
-            continue
-        text = skeleton(canonical(event.text))
+    for event, text, analysis in _read(session_events):
         if not action.mentioned_in(text):
             continue
         if event.origin == "user":
@@ -316,6 +313,15 @@ def injected_action(
     return asked
 
 
+def _read(events: list[EventRecord]) -> Iterator[tuple[EventRecord, str, TextAnalysis]]:
+    """Each event with text, its canonical form with lookalikes folded (the form the
+    analysis's offsets refer to), and its analysis."""
+    for event in events:
+        analysis = event.analysis()
+        if analysis is not None and event.text is not None:
+            yield event, skeleton(canonical(event.text)), analysis
+
+
 def _own_words(text: str, regions: tuple[tuple[int, int, Label], ...]) -> str:
     """A user turn without its pasted passages."""
     out = list(text)
@@ -329,6 +335,11 @@ def _own_words(text: str, regions: tuple[tuple[int, int, Label], ...]) -> str:
 _MIN_VALUE_CHARS = 4
 
 
+def _call_values(args: dict[str, Any]) -> list[str]:
+    """The call's argument values long enough to say whose idea it is, case-folded."""
+    return [v for v in _leaves(args) if len(v) >= _MIN_VALUE_CHARS]
+
+
 def unrequested_action(
     tool_name: str,
     args: dict[str, Any],
@@ -340,18 +351,18 @@ def unrequested_action(
     """The events of this session in which text the user did not write speaks of the call
     (the action's object, its verb where the name has no object, or one of the call's
     argument values), when the user's own words never speak of it in the same way; empty
-    otherwise. Unlike `injected_action` this
-    needs no request in the untrusted text: a side effect the user never asked for, that
-    only someone else's text speaks of, is the user's to confirm however it is worded. A
-    sentence in a language the service does not read may speak of anything: in someone
-    else's text it counts as speaking of the call, in the user's own words as asking.
+    otherwise. Unlike `injected_action` this needs no request in the untrusted text: a side
+    effect the user never asked for, that only someone else's text speaks of, is the user's
+    to confirm however it is worded. A sentence in a language the service does not read may
+    speak of anything: in someone else's text it counts as speaking of the call, in the
+    user's own words as asking.
     `reaches_out`: some value of the call goes to a party outside the user."""
     action = action_of(tool_name, hint)
     # Adding an entry to the user's own data that reaches nobody (the booking the user asked
     # for, put in their calendar) is a follow-up the agent may make unasked.
     if action is None or (action.additive and not reaches_out):
         return []
-    values = [v for v in _leaves(args) if len(v) >= _MIN_VALUE_CHARS]
+    values = _call_values(args)
 
     # The verb alone says little ("the latest updates", "a new file was created"): where the
     # name has an object, the object or a value of the call must be there.
@@ -364,11 +375,7 @@ def unrequested_action(
         )
 
     spoken: list[uuid.UUID] = []
-    for event in session_events:
-        analysis = event.analysis()
-        if analysis is None or event.text is None:
-            continue
-        text = skeleton(canonical(event.text))
+    for event, text, analysis in _read(session_events):
         if event.origin == "user":
             own = _own_words(text, analysis.regions)
             # Words the service cannot read may ask for anything. A turn written wholly in
@@ -384,7 +391,7 @@ def unrequested_action(
             ):
                 spoken.append(event.id)
         elif event.in_session and (
-            speaks_of(text) or in_unread_language(event.text)
+            speaks_of(text) or in_unread_language(text)
         ):
             spoken.append(event.id)
     return spoken
@@ -403,12 +410,11 @@ def asked_before(
     action = action_of(tool_name, hint)
     if action is None:
         return False
-    values = [v for v in _leaves(args) if len(v) >= _MIN_VALUE_CHARS]
-    for event in earlier_turns:
-        analysis = event.analysis()
-        if analysis is None or event.text is None or event.origin != "user":
+    values = _call_values(args)
+    for event, text, analysis in _read(earlier_turns):
+        if event.origin != "user":
             continue
-        own = _own_words(skeleton(canonical(event.text)), analysis.regions)
+        own = _own_words(text, analysis.regions)
         if action.asked_in(own) or (
             action.mentioned_in(own) and any(v in own.casefold() for v in values)
         ):
