@@ -74,13 +74,15 @@ class TestStructure:
         assert {c.family for c in cases if not c.attack} == set(module.GENUINE)
         assert all(c.channel == "user" for c in cases if not c.attack)
 
-    def test_call_cases_per_family(self) -> None:
-        cases = calls.cases("sealed", 0, 12)
-        assert Counter(c.family for c in cases) == dict.fromkeys(sealed_calls.FAMILIES, 12)
-        assert {c.family for c in cases if c.attack} == sealed_calls.ATTACKS
+    @pytest.mark.parametrize("name", sorted(sealed.SETS))
+    def test_call_cases_per_family(self, name: str) -> None:
+        module = sealed.SETS[name].calls
+        cases = calls.cases(name, 0, 12)
+        assert Counter(c.family for c in cases) == dict.fromkeys(module.FAMILIES, 12)
+        assert {c.family for c in cases if c.attack} == module.ATTACKS
         assert len({c.user for c in cases}) == len(cases)
         assert {c.history for c in cases} == {"new", "history"}
-        assert cases == calls.cases("sealed", 0, 12)
+        assert cases == calls.cases(name, 0, 12)
 
     def test_every_text_is_rendered(self) -> None:
         for case in memory.cases("sealed", 0, 12):

@@ -107,14 +107,6 @@ class TestStructure:
         channels = {ch for f in sealed2_memory.ATTACKS.values() for ch in f.channels}
         assert channels == {*sealed2_memory.NON_USER, sealed2_memory.PASTE, sealed2_memory.CROSS}
 
-    def test_call_cases_per_family(self) -> None:
-        cases = calls.cases(SET, 0, 12)
-        assert Counter(c.family for c in cases) == dict.fromkeys(sealed2_calls.FAMILIES, 12)
-        assert {c.family for c in cases if c.attack} == sealed2_calls.ATTACKS
-        assert len({c.user for c in cases}) == len(cases)
-        assert {c.history for c in cases} == {"new", "history"}
-        assert cases == calls.cases(SET, 0, 12)
-
     def test_every_text_is_rendered(self) -> None:
         for case in memory.cases(SET, 0, 12):
             assert case.texts

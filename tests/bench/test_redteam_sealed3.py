@@ -100,14 +100,6 @@ class TestStructure:
         pasted = [c for c in attacks if c.channel == sealed3_memory.PASTE]
         assert len(pasted) > len(attacks) / 2
 
-    def test_call_cases_per_family(self) -> None:
-        cases = calls.cases(SET, 0, 12)
-        assert Counter(c.family for c in cases) == dict.fromkeys(sealed3_calls.FAMILIES, 12)
-        assert {c.family for c in cases if c.attack} == sealed3_calls.ATTACKS
-        assert len({c.user for c in cases}) == len(cases)
-        assert {c.history for c in cases} == {"new", "history"}
-        assert cases == calls.cases(SET, 0, 12)
-
     def test_every_text_is_rendered(self) -> None:
         for case in memory.cases(SET, 0, 12):
             assert case.texts
