@@ -43,37 +43,60 @@ def _line_of(text: str, needle: str) -> str | None:
     return None
 
 
-def another_party(value: SinkValue, events: list[EventRecord]) -> list[uuid.UUID]:
-    """The events that show the id's party may be another than the one the user means: the
-    records of this session that hold the id on a line naming a party (a display name and
-    an address), when that name comes with another address in this session's records or
-    in the user's own words; empty otherwise."""
-    if value.kind != ValueKind.id:
-        return []
-    texts = [(e, skeleton(canonical(e.text))) for e in events if e.text is not None]
-    named: dict[str, set[str]] = defaultdict(set)
-    for event, text in texts:
-        if event.in_session and event.origin != Origin.user.value:
-            for name, addr in _parties(text):
-                named[name].add(addr)
-    user_gave: dict[str, set[str]] = defaultdict(set)
-    for event, text in texts:
-        if event.origin == Origin.user.value:
-            folded = text.casefold()
-            addrs = {a for a in map(normalize_email, _EMAIL.findall(text)) if a}
-            for name in named:
-                if name in folded:
-                    user_gave[name] |= addrs
-    found: list[uuid.UUID] = []
-    for event, text in texts:
-        if not event.in_session or event.origin == Origin.user.value:
-            continue
-        line = _line_of(text, value.normalized)
-        if line is None:
-            continue
-        for name, addr in _parties(line):
-            others = (named[name] | user_gave[name]) - {addr}
-            if others and addr not in user_gave[name]:
-                found.append(event.id)
-                break
-    return found
+# The session's records (with their folded text), the addresses each display name comes with
+# in them, and the addresses the user's own words give those names.
+_Read = tuple[list[tuple[EventRecord, str]], dict[str, set[str]], dict[str, set[str]]]
+
+
+class Parties:
+    """The parties this session's records name (display name → addresses) and the
+    addresses the user's own words give each of those names, read once per call and only
+    when an id asks for them."""
+
+    def __init__(self, events: list[EventRecord]) -> None:
+        self._events = events
+        self._read: _Read | None = None
+
+    def _parties(self) -> _Read:
+        if self._read is None:
+            records = [
+                (e, skeleton(canonical(e.text)))
+                for e in self._events
+                if e.text is not None and e.in_session and e.origin != Origin.user.value
+            ]
+            named: dict[str, set[str]] = defaultdict(set)
+            for _, text in records:
+                for name, addr in _parties(text):
+                    named[name].add(addr)
+            user_gave: dict[str, set[str]] = defaultdict(set)
+            for e in self._events:
+                if e.text is None or e.origin != Origin.user.value:
+                    continue
+                text = skeleton(canonical(e.text))
+                folded = text.casefold()
+                addrs = {a for a in map(normalize_email, _EMAIL.findall(text)) if a}
+                for name in named:
+                    if name in folded:
+                        user_gave[name] |= addrs
+            self._read = records, named, user_gave
+        return self._read
+
+    def another(self, value: SinkValue) -> list[uuid.UUID]:
+        """The events that show the id's party may be another than the one the user means:
+        the records of this session that hold the id on a line naming a party (a display
+        name and an address), when that name comes with another address in this session's
+        records or in the user's own words; empty otherwise."""
+        if value.kind != ValueKind.id:
+            return []
+        records, named, user_gave = self._parties()
+        found: list[uuid.UUID] = []
+        for event, text in records:
+            line = _line_of(text, value.normalized)
+            if line is None:
+                continue
+            for name, addr in _parties(line):
+                others = (named[name] | user_gave[name]) - {addr}
+                if others and addr not in user_gave[name]:
+                    found.append(event.id)
+                    break
+        return found

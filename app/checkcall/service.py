@@ -25,7 +25,7 @@ from app.checkcall.declaration import (
     over_read_entry,
 )
 from app.checkcall.intent import asked_before, injected_action, unrequested_action
-from app.checkcall.parties import another_party
+from app.checkcall.parties import Parties
 from app.checkcall.policy import (
     Risk,
     SideEffect,
@@ -362,10 +362,11 @@ def check_call(
     ) as attrs:
         verdicts = []
         outbound = spec.side_effect == SideEffect.external_send
+        parties = Parties(session_events)
         for value, sink in values:
             sources = trace(value, evidence, allowlist)
             code = judge_value(value, sink, sources, outbound=outbound)
-            if code in _ID_PASSES and another_party(value, session_events):
+            if code in _ID_PASSES and parties.another(value):
                 code = "value_names_another_party"
             verdicts.append(ValueVerdict(value, sink, sources, code))
         # Whose idea the call is matters where its values decide nothing against it: an
